@@ -1,0 +1,2 @@
+export * from './core/errors.js';
+export { parseJson, stringifyJson } from './core/json.js';

@@ -1,0 +1,44 @@
+import type { Context } from 'hono';
+import { stringifyJson } from '../core/json.js';
+
+/** Hono environment of the app: the request id is set for every request. */
+export type AppEnv = { Variables: { requestId: string } };
+
+/**
+ * A request the server refuses, answered in the service's error shape:
+ * `{"status": "ERROR", "request_id": "…", "error": "…"}` (400/401/429) or
+ * `{"status": "NOT_FOUND" | "NOT_AUTHORIZED", "request_id": "…", "message": "…"}` (404/403).
+ */
+export class HttpProblem extends Error {
+  constructor(
+    readonly httpStatus: 400 | 401 | 403 | 404 | 429,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string): HttpProblem => new HttpProblem(400, message);
+export const notFound = (message = 'Data not found.'): HttpProblem => new HttpProblem(404, message);
+
+/** The error body for a status, in the service's shape. */
+export function errorBody(status: number, requestId: string, message: string): Record<string, string> {
+  if (status === 404) return { status: 'NOT_FOUND', request_id: requestId, message };
+  if (status === 403) return { status: 'NOT_AUTHORIZED', request_id: requestId, message };
+  return { status: 'ERROR', request_id: requestId, error: message };
+}
+
+/** Answers JSON, writing `bigint` values (nanosecond timestamps) as exact integers. */
+export function sendJson(
+  c: Context<AppEnv>,
+  body: unknown,
+  status: 200 | 400 | 401 | 403 | 404 | 429 | 500 = 200,
+) {
+  return c.body(stringifyJson(body), status, { 'content-type': 'application/json' });
+}
+
+/** The origin (`http://host:port`) the request was addressed to: `next_url` links are built on it. */
+export function originOf(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  return url.origin;
+}

@@ -1,0 +1,112 @@
+/**
+ * The store's schema. One DuckDB file holds everything the server answers from; the server creates and
+ * migrates it itself (`migrate`). Conventions, shared by ingest and routes:
+ *
+ * - `ticker` is the service's ticker: stocks `AAPL`, options `O:SPY230803C00430000`, forex `C:EURUSD`,
+ *   crypto `X:BTCUSD`, indices `I:SPX`.
+ * - Tick times (`sip_timestamp`, `participant_timestamp`) are Unix **nanoseconds** UTC (BIGINT).
+ * - Bar times `t` are Unix **milliseconds** UTC of the bar's start. Daily bars start at midnight of the
+ *   session date in the market's time zone (America/New_York for stocks, options and indices; UTC for
+ *   forex and crypto), as the service stamps them.
+ * - Prices are real prices (Lean's deci-cents already divided by 10,000), raw (not split adjusted);
+ *   `splits` holds what adjusting needs.
+ */
+
+/** Bumped whenever `MIGRATIONS` grows. */
+export const SCHEMA_VERSION = 1;
+
+/** Ordered migrations; migration i brings the store from version i to i + 1. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+
+  -- One row per ingested file: ingesting the same content again is a no-op.
+  CREATE TABLE IF NOT EXISTS ingested_files (
+    sha256 VARCHAR PRIMARY KEY, path VARCHAR NOT NULL, kind VARCHAR NOT NULL,
+    rows BIGINT NOT NULL, ingested_at TIMESTAMP NOT NULL);
+
+  CREATE TABLE IF NOT EXISTS trades (
+    ticker VARCHAR NOT NULL,
+    sip_timestamp BIGINT NOT NULL,
+    participant_timestamp BIGINT,
+    sequence_number BIGINT NOT NULL,
+    price DOUBLE NOT NULL,
+    size DOUBLE NOT NULL,
+    exchange INTEGER,
+    conditions INTEGER[],
+    id VARCHAR,
+    tape INTEGER,
+    correction INTEGER,
+    trf_id INTEGER,
+    trf_timestamp BIGINT,
+    PRIMARY KEY (ticker, sip_timestamp, sequence_number));
+
+  CREATE TABLE IF NOT EXISTS quotes (
+    ticker VARCHAR NOT NULL,
+    sip_timestamp BIGINT NOT NULL,
+    participant_timestamp BIGINT,
+    sequence_number BIGINT NOT NULL,
+    bid_price DOUBLE, bid_size DOUBLE, bid_exchange INTEGER,
+    ask_price DOUBLE, ask_size DOUBLE, ask_exchange INTEGER,
+    conditions INTEGER[], indicators INTEGER[], tape INTEGER,
+    PRIMARY KEY (ticker, sip_timestamp, sequence_number));
+
+  -- Trade bars as recorded (second, minute, hour, day); vw and n are NULL when the source lacks them.
+  CREATE TABLE IF NOT EXISTS bars (
+    ticker VARCHAR NOT NULL,
+    resolution VARCHAR NOT NULL,
+    t BIGINT NOT NULL,
+    o DOUBLE NOT NULL, h DOUBLE NOT NULL, l DOUBLE NOT NULL, c DOUBLE NOT NULL,
+    v DOUBLE NOT NULL, vw DOUBLE, n BIGINT,
+    PRIMARY KEY (ticker, resolution, t));
+
+  -- Quote bars as recorded: bid and ask OHLC with the last sizes.
+  CREATE TABLE IF NOT EXISTS quote_bars (
+    ticker VARCHAR NOT NULL,
+    resolution VARCHAR NOT NULL,
+    t BIGINT NOT NULL,
+    bid_o DOUBLE, bid_h DOUBLE, bid_l DOUBLE, bid_c DOUBLE, bid_size DOUBLE,
+    ask_o DOUBLE, ask_h DOUBLE, ask_l DOUBLE, ask_c DOUBLE, ask_size DOUBLE,
+    PRIMARY KEY (ticker, resolution, t));
+
+  CREATE TABLE IF NOT EXISTS open_interest (
+    ticker VARCHAR NOT NULL, t BIGINT NOT NULL, open_interest DOUBLE NOT NULL,
+    PRIMARY KEY (ticker, t));
+
+  -- split_to / split_from shares: a 7-for-1 split is (from 1, to 7).
+  CREATE TABLE IF NOT EXISTS splits (
+    ticker VARCHAR NOT NULL, execution_date DATE NOT NULL,
+    split_from DOUBLE NOT NULL, split_to DOUBLE NOT NULL,
+    PRIMARY KEY (ticker, execution_date));
+
+  -- Ticker history from map files: the symbol in use up to and including 'date'.
+  CREATE TABLE IF NOT EXISTS ticker_history (
+    ticker VARCHAR NOT NULL, date DATE NOT NULL, symbol VARCHAR NOT NULL, exchange VARCHAR,
+    PRIMARY KEY (ticker, date));
+
+  CREATE TABLE IF NOT EXISTS tickers (
+    ticker VARCHAR PRIMARY KEY,
+    name VARCHAR,
+    market VARCHAR NOT NULL,          -- stocks | options | fx | crypto | indices
+    locale VARCHAR NOT NULL,          -- us | global
+    type VARCHAR,                     -- CS, ETF, INDEX, ...
+    active BOOLEAN NOT NULL DEFAULT TRUE,
+    primary_exchange VARCHAR,
+    currency_name VARCHAR,
+    currency_symbol VARCHAR,
+    base_currency_symbol VARCHAR,
+    base_currency_name VARCHAR,
+    list_date DATE,
+    delisted_utc TIMESTAMP);
+
+  CREATE TABLE IF NOT EXISTS option_contracts (
+    ticker VARCHAR PRIMARY KEY,
+    underlying_ticker VARCHAR NOT NULL,
+    contract_type VARCHAR NOT NULL,   -- call | put
+    exercise_style VARCHAR NOT NULL,  -- american | european
+    expiration_date DATE NOT NULL,
+    strike_price DOUBLE NOT NULL,
+    shares_per_contract DOUBLE NOT NULL DEFAULT 100,
+    primary_exchange VARCHAR);
+  `,
+];
