@@ -2,13 +2,16 @@ import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 // Public entry points plus the sync client's worker, which runs in its own thread.
-const entries = [
-  'src/index.ts',
-  'src/server/index.ts',
-  'src/legacy.ts',
-  'src/cli/main.ts',
-  'src/core/sync/worker.ts',
-].filter((f) => existsSync(f));
+// The worker is emitted as dist/sync-worker.{js,cjs}, beside the shared chunks that load it.
+const entries = Object.fromEntries(
+  Object.entries({
+    index: 'src/index.ts',
+    'server/index': 'src/server/index.ts',
+    legacy: 'src/legacy.ts',
+    'cli/main': 'src/cli/main.ts',
+    'sync-worker': 'src/core/sync/worker.ts',
+  }).filter(([, file]) => existsSync(file)),
+);
 
 export default defineConfig({
   entry: entries,

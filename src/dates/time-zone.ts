@@ -1,0 +1,113 @@
+/**
+ * Wall-clock time in an IANA time zone, with nothing but `Intl`: the market's day boundaries
+ * (America/New_York for US stocks and options, UTC for forex and crypto) and Lean's local timestamps.
+ */
+
+/** The time zone of the US stock and options markets. */
+export const NEW_YORK = 'America/New_York';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+/** Calendar and clock fields of an instant in a time zone. */
+export interface WallTime {
+  year: number;
+  month: number; // 1..12
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+}
+
+/** The wall time in `tz` of the instant `ms` (Unix milliseconds). */
+export function wallTime(ms: number, tz: string): WallTime {
+  if (tz === 'UTC') {
+    const d = new Date(ms);
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      millisecond: d.getUTCMilliseconds(),
+    };
+  }
+  const parts: Record<string, number> = {};
+  for (const p of formatter(tz).formatToParts(ms)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return {
+    year: parts.year as number,
+    month: parts.month as number,
+    day: parts.day as number,
+    hour: parts.hour as number,
+    minute: parts.minute as number,
+    second: parts.second as number,
+    millisecond: ((ms % 1000) + 1000) % 1000,
+  };
+}
+
+/** Offset of `tz` from UTC at the instant `ms`, in milliseconds (New York in winter: -5 h). */
+export function zoneOffset(ms: number, tz: string): number {
+  if (tz === 'UTC') return 0;
+  const w = wallTime(ms, tz);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
+  return asUtc - ms;
+}
+
+/**
+ * The instant (Unix ms) at which the wall clock in `tz` shows the given time. For a wall time that
+ * occurs twice (the autumn DST change) the earlier instant is returned; for one that does not occur
+ * (spring), an instant one hour away.
+ */
+export function zonedToUtc(
+  tz: string,
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+  millisecond = 0,
+): number {
+  const naive = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  if (tz === 'UTC') return naive;
+  // Two passes settle the offset across a DST change.
+  let guess = naive - zoneOffset(naive, tz);
+  guess = naive - zoneOffset(guess, tz);
+  const earlier = naive - zoneOffset(guess - 3_600_000, tz);
+  return earlier < guess && wallEquals(earlier, tz, naive) ? earlier : guess;
+}
+
+function wallEquals(ms: number, tz: string, naive: number): boolean {
+  const w = wallTime(ms, tz);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond) === naive;
+}
+
+/** Midnight in `tz` of the calendar day `YYYY-MM-DD`, as Unix ms. */
+export function startOfDay(date: string, tz: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return zonedToUtc(tz, y, m, d);
+}
+
+/** The calendar day (`YYYY-MM-DD`) in `tz` of the instant `ms`. */
+export function dayOf(ms: number, tz: string): string {
+  const w = wallTime(ms, tz);
+  return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+}
