@@ -30,7 +30,11 @@ export type ParamType =
   | { readonly kind: 'int'; readonly min?: number; readonly max?: number }
   | { readonly kind: 'number'; readonly min?: number; readonly max?: number }
   | { readonly kind: 'boolean' }
-  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | {
+      readonly kind: 'enum';
+      readonly values: readonly string[];
+      readonly aliases?: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'date' }
   | { readonly kind: 'dateOrMs' }
   | { readonly kind: 'nsTimestamp' }
@@ -44,7 +48,8 @@ export interface ParamSpec {
   readonly name: string;
   /** The name on the wire: the `{placeholder}` of the path, or the query key (`timestamp.gte`). */
   readonly wire: string;
-  readonly in: 'path' | 'query';
+  /** `client`: accepted for compatibility but never sent (the endpoint does not take it). */
+  readonly in: 'path' | 'query' | 'client';
   readonly type: ParamType;
   /** Required parameters are positional, in declaration order. */
   readonly required?: boolean;
@@ -77,7 +82,7 @@ export function defineOperation<const O extends OperationSpec>(op: O): O {
 
 /** Shorthands for declaring parameters. */
 export const t = {
-  string: (): ParamType => ({ kind: 'string' }),
+  string: () => ({ kind: 'string' }) as const,
   ticker: (prefix?: TickerPrefix) =>
     (prefix ? { kind: 'ticker', prefix } : { kind: 'ticker' }) as {
       readonly kind: 'ticker';
@@ -97,7 +102,16 @@ export const t = {
       readonly max?: number;
     },
   boolean: () => ({ kind: 'boolean' }) as const,
-  enum: <const V extends readonly string[]>(values: V) => ({ kind: 'enum', values }) as const,
+  /** An enumeration; `aliases` are extra accepted spellings mapped to a value (`min` → `minute`). */
+  enum: <const V extends readonly string[], const A extends Readonly<Record<string, V[number]>> = {}>(
+    values: V,
+    aliases?: A,
+  ) =>
+    (aliases ? { kind: 'enum', values, aliases } : { kind: 'enum', values }) as {
+      readonly kind: 'enum';
+      readonly values: V;
+      readonly aliases?: A;
+    },
   date: () => ({ kind: 'date' }) as const,
   dateOrMs: () => ({ kind: 'dateOrMs' }) as const,
   nsTimestamp: () => ({ kind: 'nsTimestamp' }) as const,
@@ -112,8 +126,12 @@ export const t = {
 } as const;
 
 /** The TypeScript type a caller passes for a parameter type. */
-export type ValueOf<T extends ParamType> = T extends { kind: 'enum'; values: readonly (infer E)[] }
-  ? E
+export type ValueOf<T extends ParamType> = T extends {
+  kind: 'enum';
+  values: readonly (infer E)[];
+  aliases?: infer A;
+}
+  ? E | (A extends object ? Extract<keyof A, string> : never)
   : T['kind'] extends 'int' | 'number'
     ? number
     : T['kind'] extends 'boolean'

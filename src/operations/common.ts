@@ -1,0 +1,117 @@
+import { type TickerPrefix, t } from '../core/operation.js';
+import { TIMESPANS } from './enums.js';
+
+/** Parameter declarations shared by several families. */
+
+export const symbolParam = (prefix?: TickerPrefix, doc = 'Ticker symbol, e.g. `AAPL`.') =>
+  ({ name: 'symbol', wire: 'ticker', in: 'path', type: t.ticker(prefix), required: true, doc }) as const;
+
+export const timespanParam = (defaultValue: 'day' | 'minute' = 'day') =>
+  ({
+    name: 'timespan',
+    wire: 'timespan',
+    in: 'path',
+    type: t.enum(TIMESPANS, { min: 'minute' }),
+    default: defaultValue,
+    doc: 'Size of the time window: second, minute (or min), hour, day, week, month, quarter, year.',
+  }) as const;
+
+/** Group T of the SPEC: keep rows whose timestamp is <, <=, > or >= the value. */
+export const nsTimestampFilters = [
+  {
+    name: 'timestamp',
+    wire: 'timestamp',
+    in: 'query',
+    type: t.nsTimestamp(),
+    doc: 'Exact day (`YYYY-MM-DD`) or nanosecond timestamp.',
+  },
+  {
+    name: 'timestampLt',
+    wire: 'timestamp.lt',
+    in: 'query',
+    type: t.nsTimestamp(),
+    doc: 'Timestamp strictly before.',
+  },
+  {
+    name: 'timestampLte',
+    wire: 'timestamp.lte',
+    in: 'query',
+    type: t.nsTimestamp(),
+    doc: 'Timestamp at or before.',
+  },
+  {
+    name: 'timestampGt',
+    wire: 'timestamp.gt',
+    in: 'query',
+    type: t.nsTimestamp(),
+    doc: 'Timestamp strictly after.',
+  },
+  {
+    name: 'timestampGte',
+    wire: 'timestamp.gte',
+    in: 'query',
+    type: t.nsTimestamp(),
+    doc: 'Timestamp at or after.',
+  },
+] as const;
+
+export const msTimestampFilters = [
+  {
+    name: 'timestamp',
+    wire: 'timestamp',
+    in: 'query',
+    type: t.dateOrMs(),
+    doc: 'Exact day (`YYYY-MM-DD`) or millisecond timestamp.',
+  },
+  {
+    name: 'timestampLt',
+    wire: 'timestamp.lt',
+    in: 'query',
+    type: t.dateOrMs(),
+    doc: 'Timestamp strictly before.',
+  },
+  {
+    name: 'timestampLte',
+    wire: 'timestamp.lte',
+    in: 'query',
+    type: t.dateOrMs(),
+    doc: 'Timestamp at or before.',
+  },
+  {
+    name: 'timestampGt',
+    wire: 'timestamp.gt',
+    in: 'query',
+    type: t.dateOrMs(),
+    doc: 'Timestamp strictly after.',
+  },
+  {
+    name: 'timestampGte',
+    wire: 'timestamp.gte',
+    in: 'query',
+    type: t.dateOrMs(),
+    doc: 'Timestamp at or after.',
+  },
+] as const;
+
+export const adjustedParam = {
+  name: 'adjusted',
+  wire: 'adjusted',
+  in: 'query',
+  type: t.boolean(),
+  default: true,
+  doc: 'Adjust for splits.',
+} as const;
+
+/** Range filters `<wire>.lt/.lte/.gt/.gte` of a field. */
+export function rangeFilters<
+  const N extends string,
+  const W extends string,
+  const T extends ReturnType<typeof t.date> | ReturnType<typeof t.number> | ReturnType<typeof t.string>,
+>(name: N, wire: W, type: T) {
+  return [
+    { name: `${name}Lt`, wire: `${wire}.lt`, in: 'query', type, doc: `${wire} strictly less than.` },
+    { name: `${name}Lte`, wire: `${wire}.lte`, in: 'query', type, doc: `${wire} less than or equal.` },
+    { name: `${name}Gt`, wire: `${wire}.gt`, in: 'query', type, doc: `${wire} strictly greater than.` },
+    { name: `${name}Gte`, wire: `${wire}.gte`, in: 'query', type, doc: `${wire} greater than or equal.` },
+  ] as const;
+}

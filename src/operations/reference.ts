@@ -1,0 +1,473 @@
+import { defineOperation, t } from '../core/operation.js';
+import { rangeFilters } from './common.js';
+import { SORT_ORDERS } from './enums.js';
+
+const TICKER_TYPES = [
+  'CS',
+  'ADRC',
+  'ADRP',
+  'ADRR',
+  'UNIT',
+  'RIGHT',
+  'PFD',
+  'FUND',
+  'SP',
+  'WARRANT',
+  'INDEX',
+  'ETF',
+  'ETN',
+  'OS',
+  'GDR',
+  'OTHER',
+  'NYRS',
+  'AGEN',
+  'EQLK',
+  'BOND',
+  'ADRW',
+  'BASKET',
+  'LT',
+] as const;
+
+/** Option contracts by filter. */
+export const optionContracts = defineOperation({
+  name: 'getOptionContracts',
+  path: '/v3/reference/options/contracts',
+  paging: 'next_url',
+  doc: 'Option contracts matching the filters: underlying, contract type, expiration, strike, as of a date.',
+  params: [
+    {
+      name: 'underlyingTicker',
+      wire: 'underlying_ticker',
+      in: 'query',
+      type: t.ticker(),
+      doc: 'Underlying ticker.',
+    },
+    ...rangeFilters('underlyingTicker', 'underlying_ticker', t.string()),
+    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker('O:'), doc: 'One contract ticker.' },
+    {
+      name: 'contractType',
+      wire: 'contract_type',
+      in: 'query',
+      type: t.enum(['call', 'put']),
+      doc: 'call or put.',
+    },
+    {
+      name: 'expirationDate',
+      wire: 'expiration_date',
+      in: 'query',
+      type: t.date(),
+      doc: 'Exact expiration date.',
+    },
+    ...rangeFilters('expirationDate', 'expiration_date', t.date()),
+    { name: 'strikePrice', wire: 'strike_price', in: 'query', type: t.number(0), doc: 'Exact strike price.' },
+    ...rangeFilters('strikePrice', 'strike_price', t.number(0)),
+    { name: 'asOf', wire: 'as_of', in: 'query', type: t.date(), doc: 'Contracts as they were on this date.' },
+    {
+      name: 'expired',
+      wire: 'expired',
+      in: 'query',
+      type: t.boolean(),
+      default: false,
+      doc: 'Expired contracts instead of active ones.',
+    },
+    {
+      name: 'order',
+      wire: 'order',
+      in: 'query',
+      type: t.enum(SORT_ORDERS),
+      default: 'asc',
+      doc: 'Order of the results.',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price']),
+      default: 'expiration_date',
+      doc: 'Field to sort by.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 1000),
+      default: 1000,
+      doc: 'Results per page (maximum 1000).',
+    },
+  ],
+});
+
+/** One option contract. */
+export const optionContract = defineOperation({
+  name: 'getOptionContract',
+  path: '/v3/reference/options/contracts/{options_ticker}',
+  paging: 'none',
+  doc: 'One option contract by ticker (`O:` optional).',
+  params: [
+    {
+      name: 'ticker',
+      wire: 'options_ticker',
+      in: 'path',
+      type: t.ticker('O:'),
+      required: true,
+      doc: 'Contract ticker.',
+    },
+    { name: 'asOf', wire: 'as_of', in: 'query', type: t.date(), doc: 'The contract as it was on this date.' },
+  ],
+});
+
+/** Tickers by filter. */
+export const tickers = defineOperation({
+  name: 'getTickers',
+  path: '/v3/reference/tickers',
+  paging: 'next_url',
+  doc: 'Tickers of every asset class, filtered by ticker range, type, market, exchange, search text.',
+  params: [
+    { name: 'symbol', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Exact ticker.' },
+    ...rangeFilters('ticker', 'ticker', t.string()),
+    {
+      name: 'symbolType',
+      wire: 'type',
+      in: 'query',
+      type: t.enum(TICKER_TYPES),
+      doc: 'Type, e.g. CS or ETF.',
+    },
+    {
+      name: 'market',
+      wire: 'market',
+      in: 'query',
+      type: t.enum(['stocks', 'crypto', 'fx', 'otc', 'indices']),
+      doc: 'Market.',
+    },
+    { name: 'exchange', wire: 'exchange', in: 'query', type: t.string(), doc: 'Primary exchange (MIC).' },
+    { name: 'cusip', wire: 'cusip', in: 'query', type: t.string(), doc: 'CUSIP.' },
+    { name: 'cik', wire: 'cik', in: 'query', type: t.string(), doc: 'CIK.' },
+    { name: 'date', wire: 'date', in: 'query', type: t.date(), doc: 'Tickers as they were on this date.' },
+    { name: 'search', wire: 'search', in: 'query', type: t.string(), doc: 'Text in the ticker or name.' },
+    {
+      name: 'active',
+      wire: 'active',
+      in: 'query',
+      type: t.boolean(),
+      default: true,
+      doc: 'Active tickers (false: delisted).',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum([
+        'ticker',
+        'name',
+        'market',
+        'locale',
+        'primary_exchange',
+        'type',
+        'currency_symbol',
+        'currency_name',
+        'base_currency_symbol',
+        'base_currency_name',
+        'cik',
+        'composite_figi',
+        'share_class_figi',
+        'last_updated_utc',
+        'delisted_utc',
+      ]),
+      default: 'ticker',
+      doc: 'Field to sort by.',
+    },
+    {
+      name: 'order',
+      wire: 'order',
+      in: 'query',
+      type: t.enum(SORT_ORDERS),
+      default: 'asc',
+      doc: 'Order of the results.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 1000),
+      default: 1000,
+      doc: 'Results per page (maximum 1000).',
+    },
+  ],
+});
+
+/** Details of one ticker. */
+export const tickerDetails = defineOperation({
+  name: 'getTickerDetails',
+  path: '/v3/reference/tickers/{ticker}',
+  paging: 'none',
+  doc: 'Details of one ticker: name, market, exchange, identifiers, listing date.',
+  params: [
+    { name: 'symbol', wire: 'ticker', in: 'path', type: t.ticker(), required: true, doc: 'Ticker.' },
+    { name: 'date', wire: 'date', in: 'query', type: t.date(), doc: 'Details as they were on this date.' },
+  ],
+});
+
+/** Ticker types. */
+export const tickerTypes = defineOperation({
+  name: 'getTickerTypes',
+  path: '/v3/reference/tickers/types',
+  paging: 'none',
+  doc: 'The ticker types the service knows, with their codes.',
+  params: [
+    {
+      name: 'assetClass',
+      wire: 'asset_class',
+      in: 'query',
+      type: t.enum(['stocks', 'options', 'crypto', 'fx', 'indices']),
+      doc: 'Asset class.',
+    },
+    { name: 'locale', wire: 'locale', in: 'query', type: t.enum(['us', 'global']), doc: 'Locale.' },
+  ],
+});
+
+/** News articles. */
+export const tickerNews = defineOperation({
+  name: 'getTickerNews',
+  path: '/v2/reference/news',
+  paging: 'next_url',
+  doc: 'News articles, optionally about one ticker, by publication time.',
+  params: [
+    { name: 'symbol', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker the articles are about.' },
+    ...rangeFilters('ticker', 'ticker', t.string()),
+    { name: 'publishedUtc', wire: 'published_utc', in: 'query', type: t.date(), doc: 'Publication date.' },
+    ...rangeFilters('publishedUtc', 'published_utc', t.date()),
+    {
+      name: 'order',
+      wire: 'order',
+      in: 'query',
+      type: t.enum(SORT_ORDERS),
+      default: 'desc',
+      doc: 'Order of the results.',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum(['published_utc']),
+      default: 'published_utc',
+      doc: 'Field to sort by.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 1000),
+      default: 1000,
+      doc: 'Results per page (maximum 1000).',
+    },
+  ],
+});
+
+/** Cash dividends. */
+export const dividends = defineOperation({
+  name: 'getStockDividends',
+  path: '/v3/reference/dividends',
+  paging: 'next_url',
+  doc: 'Cash dividends, filtered by ticker, dates, frequency and amount.',
+  params: [
+    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker.' },
+    ...rangeFilters('ticker', 'ticker', t.string()),
+    {
+      name: 'exDividendDate',
+      wire: 'ex_dividend_date',
+      in: 'query',
+      type: t.date(),
+      doc: 'Ex-dividend date.',
+    },
+    ...rangeFilters('exDividendDate', 'ex_dividend_date', t.date()),
+    { name: 'recordDate', wire: 'record_date', in: 'query', type: t.date(), doc: 'Record date.' },
+    ...rangeFilters('recordDate', 'record_date', t.date()),
+    {
+      name: 'declarationDate',
+      wire: 'declaration_date',
+      in: 'query',
+      type: t.date(),
+      doc: 'Declaration date.',
+    },
+    ...rangeFilters('declarationDate', 'declaration_date', t.date()),
+    { name: 'payDate', wire: 'pay_date', in: 'query', type: t.date(), doc: 'Pay date.' },
+    ...rangeFilters('payDate', 'pay_date', t.date()),
+    {
+      name: 'frequency',
+      wire: 'frequency',
+      in: 'query',
+      type: t.int(0, 24),
+      doc: 'Payments per year (0 one-time, 1, 2, 4, 12).',
+    },
+    {
+      name: 'cashAmount',
+      wire: 'cash_amount',
+      in: 'query',
+      type: t.number(0),
+      doc: 'Cash amount per share.',
+    },
+    ...rangeFilters('cashAmount', 'cash_amount', t.number(0)),
+    {
+      name: 'dividendType',
+      wire: 'dividend_type',
+      in: 'query',
+      type: t.enum(['CD', 'SC', 'LT', 'ST']),
+      doc: 'Dividend type.',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum([
+        'ex_dividend_date',
+        'pay_date',
+        'declaration_date',
+        'record_date',
+        'cash_amount',
+        'ticker',
+      ]),
+      default: 'pay_date',
+      doc: 'Field to sort by.',
+    },
+    {
+      name: 'order',
+      wire: 'order',
+      in: 'query',
+      type: t.enum(SORT_ORDERS),
+      default: 'asc',
+      doc: 'Order of the results.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 1000),
+      default: 1000,
+      doc: 'Results per page (maximum 1000).',
+    },
+  ],
+});
+
+/** Stock splits. */
+export const splits = defineOperation({
+  name: 'getStockSplits',
+  path: '/v3/reference/splits',
+  paging: 'next_url',
+  doc: 'Stock splits, filtered by ticker and execution date.',
+  params: [
+    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker.' },
+    ...rangeFilters('ticker', 'ticker', t.string()),
+    { name: 'executionDate', wire: 'execution_date', in: 'query', type: t.date(), doc: 'Execution date.' },
+    ...rangeFilters('executionDate', 'execution_date', t.date()),
+    {
+      name: 'reverseSplit',
+      wire: 'reverse_split',
+      in: 'query',
+      type: t.boolean(),
+      doc: 'Only reverse splits (true) or only forward splits (false).',
+    },
+    {
+      name: 'order',
+      wire: 'order',
+      in: 'query',
+      type: t.enum(SORT_ORDERS),
+      default: 'asc',
+      doc: 'Order of the results.',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum(['execution_date', 'ticker']),
+      default: 'execution_date',
+      doc: 'Field to sort by.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 1000),
+      default: 1000,
+      doc: 'Results per page (maximum 1000).',
+    },
+  ],
+});
+
+/** Market status now. */
+export const marketStatus = defineOperation({
+  name: 'getMarketStatus',
+  path: '/v1/marketstatus/now',
+  paging: 'none',
+  doc: 'Whether the markets are open, closed or in extended hours right now.',
+  params: [],
+});
+
+/** Upcoming market holidays. */
+export const marketHolidays = defineOperation({
+  name: 'getMarketHolidays',
+  path: '/v1/marketstatus/upcoming',
+  paging: 'none',
+  doc: 'Upcoming market holidays and early closes.',
+  params: [],
+});
+
+/** Trade and quote conditions. */
+export const conditions = defineOperation({
+  name: 'getConditions',
+  path: '/v3/reference/conditions',
+  paging: 'next_url',
+  doc: 'Trade and quote condition codes and what they mean.',
+  params: [
+    {
+      name: 'assetClass',
+      wire: 'asset_class',
+      in: 'query',
+      type: t.enum(['stocks', 'options', 'crypto', 'fx']),
+      doc: 'Asset class.',
+    },
+    {
+      name: 'dataType',
+      wire: 'data_type',
+      in: 'query',
+      type: t.enum(['trade', 'bbo', 'nbbo']),
+      doc: 'Data type.',
+    },
+    { name: 'conditionId', wire: 'id', in: 'query', type: t.int(0), doc: 'One condition id.' },
+    { name: 'sip', wire: 'sip', in: 'query', type: t.enum(['CTA', 'UTP', 'OPRA']), doc: 'SIP.' },
+    { name: 'order', wire: 'order', in: 'query', type: t.enum(SORT_ORDERS), doc: 'Order of the results.' },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum(['asset_class', 'id', 'type', 'name', 'data_types', 'legacy']),
+      default: 'name',
+      doc: 'Field to sort by.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 1000),
+      default: 50,
+      doc: 'Results per page (maximum 1000).',
+    },
+  ],
+});
+
+/** Exchanges. */
+export const exchanges = defineOperation({
+  name: 'getExchanges',
+  path: '/v3/reference/exchanges',
+  paging: 'none',
+  doc: 'Exchanges and their identifiers.',
+  params: [
+    {
+      name: 'assetClass',
+      wire: 'asset_class',
+      in: 'query',
+      type: t.enum(['stocks', 'options', 'crypto', 'fx']),
+      doc: 'Asset class.',
+    },
+    { name: 'locale', wire: 'locale', in: 'query', type: t.enum(['us', 'global']), doc: 'Locale.' },
+  ],
+});

@@ -1,0 +1,204 @@
+import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
+import { rangeFilters, symbolParam } from './common.js';
+import { SNAPSHOT_DIRECTIONS, SORT_ORDERS } from './enums.js';
+
+type V2Market = 'us/markets/stocks' | 'global/markets/forex' | 'global/markets/crypto';
+const prefixOf: Record<V2Market, TickerPrefix | undefined> = {
+  'us/markets/stocks': undefined,
+  'global/markets/forex': 'C:',
+  'global/markets/crypto': 'X:',
+};
+const otc = (market: V2Market) =>
+  market === 'us/markets/stocks'
+    ? ([
+        {
+          name: 'includeOtc',
+          wire: 'include_otc',
+          in: 'query',
+          type: t.boolean(),
+          doc: 'Include OTC securities.',
+        },
+      ] as const)
+    : ([] as const);
+
+/** Snapshot of one ticker: minute, day and previous-day bars plus last trade and quote. */
+export const snapshotTicker = (market: V2Market) =>
+  defineOperation({
+    name: 'getSnapshot',
+    path: `/v2/snapshot/locale/${market}/tickers/{ticker}`,
+    paging: 'none',
+    doc: 'Current minute, day and previous-day aggregates plus the last trade and quote of one ticker.',
+    params: [symbolParam(prefixOf[market])],
+  });
+
+/** Snapshots of all tickers of a market, or of the listed ones. */
+export const snapshotAll = (market: V2Market) =>
+  defineOperation({
+    name: 'getSnapshotAll',
+    path: `/v2/snapshot/locale/${market}/tickers`,
+    paging: 'none',
+    doc: 'Snapshots of every ticker of the market, or of the listed tickers only.',
+    params: [
+      {
+        name: 'symbols',
+        wire: 'tickers',
+        in: 'query',
+        type: t.list(undefined, prefixOf[market]),
+        doc: 'Tickers to include (a list, or one comma separated string); all when omitted.',
+      },
+      ...otc(market),
+    ],
+  });
+
+/** Top 20 gainers or losers of the day. */
+export const gainersAndLosers = (market: V2Market) =>
+  defineOperation({
+    name: 'getGainersAndLosers',
+    path: `/v2/snapshot/locale/${market}/{direction}`,
+    paging: 'none',
+    doc: 'The top 20 gainers or losers of the day.',
+    params: [
+      {
+        name: 'direction',
+        wire: 'direction',
+        in: 'path',
+        type: t.enum(SNAPSHOT_DIRECTIONS),
+        default: 'gainers',
+        doc: 'gainers or losers.',
+      },
+      ...otc(market),
+    ],
+  });
+
+/** Level 2 order book of a crypto pair. */
+export const cryptoBook = defineOperation({
+  name: 'getLevel2Book',
+  path: '/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book',
+  paging: 'none',
+  doc: 'The current level 2 book (bids and asks by exchange) of a crypto pair.',
+  params: [symbolParam('X:')],
+});
+
+/** Snapshot of one option contract, with greeks and implied volatility. */
+export const optionContractSnapshot = defineOperation({
+  name: 'getSnapshot',
+  path: '/v3/snapshot/options/{underlyingAsset}/{optionContract}',
+  paging: 'none',
+  doc: 'Snapshot of one option contract: day bar, last quote and trade, greeks, implied volatility, underlying.',
+  params: [
+    {
+      name: 'underlyingSymbol',
+      wire: 'underlyingAsset',
+      in: 'path',
+      type: t.ticker(),
+      required: true,
+      doc: 'Underlying ticker, e.g. `AAPL`.',
+    },
+    {
+      name: 'optionSymbol',
+      wire: 'optionContract',
+      in: 'path',
+      type: t.ticker('O:'),
+      required: true,
+      doc: 'Option contract, `O:` optional.',
+    },
+  ],
+});
+
+/** Snapshots of every contract of an underlying (the option chain). */
+export const optionsChainSnapshot = defineOperation({
+  name: 'getSnapshotChain',
+  path: '/v3/snapshot/options/{underlyingAsset}',
+  paging: 'next_url',
+  doc: 'Snapshots of the option chain of an underlying, filtered by strike, expiry and type.',
+  params: [
+    {
+      name: 'underlyingSymbol',
+      wire: 'underlyingAsset',
+      in: 'path',
+      type: t.ticker(),
+      required: true,
+      doc: 'Underlying ticker.',
+    },
+    { name: 'strikePrice', wire: 'strike_price', in: 'query', type: t.number(0), doc: 'Exact strike price.' },
+    ...rangeFilters('strikePrice', 'strike_price', t.number(0)),
+    {
+      name: 'expirationDate',
+      wire: 'expiration_date',
+      in: 'query',
+      type: t.date(),
+      doc: 'Exact expiration date.',
+    },
+    ...rangeFilters('expirationDate', 'expiration_date', t.date()),
+    {
+      name: 'contractType',
+      wire: 'contract_type',
+      in: 'query',
+      type: t.enum(['call', 'put']),
+      doc: 'call or put.',
+    },
+    { name: 'order', wire: 'order', in: 'query', type: t.enum(SORT_ORDERS), doc: 'Order of the results.' },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 250),
+      default: 250,
+      doc: 'Results per page (maximum 250).',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum(['ticker', 'expiration_date', 'strike_price']),
+      doc: 'Field to sort by.',
+    },
+  ],
+});
+
+/**
+ * Snapshot of indices. SPEC 8 states two defaults for `limit` (1000 in the text, 5000 in the
+ * signature) and for `order` (asc in the text, desc in the signature); the service's maximum is 250,
+ * so `limit` defaults to 250 (a full page), and `order` to `asc`, the order of the stated text and of
+ * every other ticker listing.
+ */
+export const indicesSnapshot = defineOperation({
+  name: 'getSnapshot',
+  path: '/v3/snapshot/indices',
+  paging: 'next_url',
+  doc: 'Snapshot of indices: value, session open/high/low/close and change.',
+  params: [
+    {
+      name: 'symbols',
+      wire: 'ticker.any_of',
+      in: 'query',
+      type: t.list(250, 'I:'),
+      doc: 'Index tickers (at most 250, `I:` optional); all when omitted.',
+    },
+    {
+      name: 'order',
+      wire: 'order',
+      in: 'query',
+      type: t.enum(SORT_ORDERS),
+      default: 'asc',
+      doc: 'Order of the results.',
+    },
+    {
+      name: 'limit',
+      wire: 'limit',
+      in: 'query',
+      type: t.int(1, 250),
+      default: 250,
+      doc: 'Results per page (maximum 250).',
+    },
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.enum(['ticker']),
+      default: 'ticker',
+      doc: 'Field to sort by.',
+    },
+    ...rangeFilters('ticker', 'ticker', t.string()),
+  ],
+});
