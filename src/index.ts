@@ -1,2 +1,3 @@
 export * from './core/errors.js';
 export { parseJson, stringifyJson } from './core/json.js';
+export * from './dates/index.js';

@@ -111,3 +111,15 @@ export function dayOf(ms: number, tz: string): string {
   const w = wallTime(ms, tz);
   return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
 }
+
+/** True when `tz` is a time zone name this runtime knows (`UTC` or an IANA name such as `Europe/Paris`). */
+export function isTimeZone(tz: unknown): tz is string {
+  if (tz === 'UTC') return true;
+  if (typeof tz !== 'string' || tz === '') return false;
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
