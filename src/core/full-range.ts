@@ -1,0 +1,231 @@
+/**
+ * Full-range aggregate bars: a long range is split into chunks small enough for the service's
+ * 50 000-bar cap, the chunks are fetched (in parallel under a semaphore, or one after another) and the
+ * bars merged into one list: chronological, without duplicates, trimmed to the requested range.
+ */
+
+import { readRangeBound } from '../dates/range-bounds.js';
+import {
+  CHUNKED_TIMESPANS,
+  chunkLengthOf,
+  type DateRangeChunk,
+  splitBounds,
+} from '../dates/split-date-range.js';
+import { isTimeZone } from '../dates/time-zone.js';
+import { AbortError, InvalidParameterError } from './errors.js';
+import type { DateInput } from './operation.js';
+import { Semaphore } from './semaphore.js';
+
+/** One aggregate bar; `t` is the start of its window in Unix ms. */
+export interface FullRangeBar {
+  t: number;
+  [field: string]: unknown;
+}
+
+/** Progress of a full-range fetch, reported after every chunk. */
+export interface FullRangeProgress {
+  /** Chunks answered so far. */
+  chunksDone: number;
+  /** Chunks of the whole range. */
+  chunksTotal: number;
+  /** Distinct bars inside the range received so far (the final count is the result's length). */
+  bars: number;
+}
+
+/** What the client asks of {@link fetchFullRange}. */
+export interface FullRangeRequest {
+  /** Start of the range as the caller gave it: a day (from its midnight in `timeZone`) or Unix ms. */
+  from: DateInput | number;
+  /** End of the range as the caller gave it: a day (up to the next midnight) or Unix ms (included). */
+  to: DateInput | number;
+  /** Bar timespan; picks the chunk length (see `splitDateRange`). */
+  timespan: string;
+  /** Bar multiplier (a positive integer); the chunk length does not depend on it. */
+  multiplier: number;
+  /** Order of the returned bars by `t`. */
+  sort: 'asc' | 'desc';
+  /** Fetch chunks concurrently (up to `maxConcurrentWorkers`) instead of one after another. */
+  runParallel: boolean;
+  /** Most chunks in flight at once when `runParallel`; a positive integer. */
+  maxConcurrentWorkers: number;
+  /** Smaller chunks, for symbols that would hit the 50 000-bar cap. */
+  highVolatility: boolean;
+  /** Log an `info` line for each chunk that had no data. */
+  info: boolean;
+  /** Log a `warn` line for a chunk answered with an unexpected status or that failed. */
+  warnings: boolean;
+  /** Time zone of the market's day boundaries (America/New_York for stocks and options). */
+  timeZone: string;
+  /** Where messages go; nothing is printed without it. */
+  log?: (level: 'info' | 'warn', message: string) => void;
+  /** Called after every chunk. */
+  onProgress?: (progress: FullRangeProgress) => void;
+  /** Stops scheduling further chunks; the call then rejects with `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** Fetches every bar of [fromMs, toMs] (inclusive ms bounds, as the API's path takes them), following next_url itself. */
+export type FetchChunk = (
+  fromMs: number,
+  toMs: number,
+) => Promise<{ bars: FullRangeBar[]; status?: string; response?: unknown }>;
+
+/** Which chunk a full-range fetch failed on; attached to the rethrown error as `fullRangeChunk`. */
+export interface FailedChunk {
+  /** First instant of the chunk, Unix ms. */
+  fromMs: number;
+  /** Last instant of the chunk (inclusive), Unix ms. */
+  toMs: number;
+  /** Position of the chunk, oldest first. */
+  index: number;
+}
+
+const FAILED_CHUNK = 'fullRangeChunk';
+const QUIET_STATUSES = new Set([undefined, 'OK', 'DELAYED']);
+
+/** The chunk a full-range fetch failed on, when `error` was rethrown by {@link fetchFullRange}. */
+export function failedChunkOf(error: unknown): FailedChunk | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  return (error as Record<string, unknown>)[FAILED_CHUNK] as FailedChunk | undefined;
+}
+
+/**
+ * Fetches every bar of a long range in chunks and merges them.
+ *
+ * Chunks come from the range split of `splitDateRange` (oldest first) and are requested as
+ * `[start, end - 1]`. The result holds each `t` once, only bars inside the requested range (a bar at
+ * exactly `from` included), in `sort` order. When two chunks answer the same `t`, the bar of the chunk
+ * whose range contains `t` wins. A chunk without bars is not an error (an `info` line is logged).
+ *
+ * A failing chunk stops the scheduling of further chunks; once the chunks in flight have settled, the
+ * call rejects with the chunk's own error (its class and message unchanged; {@link failedChunkOf} tells
+ * which chunk failed, and a `warn` line is logged). An aborted `signal` likewise stops scheduling and the
+ * call rejects with `AbortError`.
+ *
+ * @throws InvalidParameterError for invalid bounds, timespan, time zone, multiplier or concurrency.
+ */
+export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<FullRangeBar[]> {
+  const chunks = planChunks(req);
+  const semaphore = new Semaphore(req.runParallel ? req.maxConcurrentWorkers : 1, 'maxConcurrentWorkers');
+  const { log, signal } = req;
+  const info = (message: string) => req.info && log?.('info', message);
+  const warn = (message: string) => req.warnings && log?.('warn', message);
+  if (signal?.aborted) {
+    throw new AbortError(`Full-range fetch aborted before its first chunk`, { cause: signal.reason });
+  }
+
+  const rangeStart = (chunks[0] as DateRangeChunk)[0];
+  const rangeEnd = (chunks[chunks.length - 1] as DateRangeChunk)[1];
+  // t → the bar and the chunk it came from; -1 marks a bar from the chunk that owns its t.
+  const merged = new Map<number, { bar: FullRangeBar; from: number }>();
+  let chunksDone = 0;
+  let failure: { error: unknown; chunk: FailedChunk } | undefined;
+
+  const merge = (bars: readonly FullRangeBar[], index: number, lo: number, hi: number) => {
+    let malformed = 0;
+    for (const bar of bars) {
+      const t = bar?.t;
+      if (typeof t !== 'number' || !Number.isFinite(t)) {
+        malformed++;
+        continue;
+      }
+      if (t < rangeStart || t >= rangeEnd) continue;
+      const owned = t >= lo && t < hi;
+      const seen = merged.get(t);
+      if (seen === undefined || (owned ? seen.from !== -1 : seen.from !== -1 && index < seen.from)) {
+        merged.set(t, { bar, from: owned ? -1 : index });
+      }
+    }
+    if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
+  };
+
+  const running = new Set<Promise<void>>();
+  for (let index = 0; index < chunks.length; index++) {
+    const release = await semaphore.acquire();
+    if (failure || signal?.aborted) {
+      release();
+      break;
+    }
+    const [lo, hi] = chunks[index] as DateRangeChunk;
+    const task = (async () => {
+      try {
+        const result = await fetchChunk(lo, hi - 1);
+        const bars = result.bars ?? [];
+        if (bars.length === 0) {
+          if (QUIET_STATUSES.has(result.status)) info(`No data for ${describe(lo, hi)}`);
+          else warn(`No data for ${describe(lo, hi)} (status ${result.status})`);
+        }
+        merge(bars, index, lo, hi);
+        chunksDone++;
+        req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: merged.size });
+      } catch (error) {
+        failure ??= { error, chunk: { fromMs: lo, toMs: hi - 1, index } };
+      } finally {
+        release();
+      }
+    })();
+    running.add(task);
+    void task.then(() => running.delete(task));
+  }
+  await Promise.all(running);
+
+  if (failure) {
+    const { error, chunk } = failure;
+    warn(
+      `Chunk ${chunk.index + 1} of ${chunks.length} (${describe(chunk.fromMs, chunk.toMs + 1)}) failed: ${messageOf(error)}`,
+    );
+    if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
+      Object.defineProperty(error, FAILED_CHUNK, { value: chunk, enumerable: false, configurable: true });
+    }
+    throw error;
+  }
+  if (signal?.aborted && chunksDone < chunks.length) {
+    throw new AbortError(`Full-range fetch aborted after ${chunksDone} of ${chunks.length} chunks`, {
+      cause: signal.reason,
+    });
+  }
+
+  const bars = [...merged.values()].map((e) => e.bar).sort((a, b) => a.t - b.t);
+  return req.sort === 'desc' ? bars.reverse() : bars;
+}
+
+/** Validates the request and splits its range, oldest chunk first. */
+function planChunks(req: FullRangeRequest): DateRangeChunk[] {
+  const length = chunkLengthOf(req.timespan, req.highVolatility);
+  if (!length) {
+    throw new InvalidParameterError(
+      'timespan',
+      req.timespan,
+      `expected one of ${CHUNKED_TIMESPANS.join(', ')}`,
+    );
+  }
+  if (!Number.isSafeInteger(req.multiplier) || req.multiplier < 1) {
+    throw new InvalidParameterError('multiplier', req.multiplier, 'expected a positive integer');
+  }
+  if (req.sort !== 'asc' && req.sort !== 'desc') {
+    throw new InvalidParameterError('sort', req.sort, "expected 'asc' or 'desc'");
+  }
+  if (!Number.isSafeInteger(req.maxConcurrentWorkers) || req.maxConcurrentWorkers < 1) {
+    throw new InvalidParameterError(
+      'maxConcurrentWorkers',
+      req.maxConcurrentWorkers,
+      'expected a positive integer',
+    );
+  }
+  if (!isTimeZone(req.timeZone)) {
+    throw new InvalidParameterError('timeZone', req.timeZone, 'expected UTC or an IANA time zone name');
+  }
+  return splitBounds(readRangeBound(req.from, 'from'), readRangeBound(req.to, 'to'), length, req.timeZone, [
+    'from',
+    'to',
+  ]);
+}
+
+/** `start..end` of a half-open chunk, as ISO instants (the end shown inclusive). */
+function describe(lo: number, hi: number): string {
+  return `${new Date(lo).toISOString()}..${new Date(hi - 1).toISOString()}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
