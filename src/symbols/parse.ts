@@ -3,7 +3,7 @@
  */
 
 import { InvalidParameterError } from '../core/errors.js';
-import type { OptionSymbolFormatName } from './formats.js';
+import { type OptionSymbolFormatName, resolveOptionSymbolFormat } from './formats.js';
 import { OptionSymbol, type OptionSymbolFields, type OptionSymbolList } from './option-symbol.js';
 
 /** Shape of the result of {@link parseOptionSymbol}. */
@@ -88,7 +88,8 @@ export function parseOptionSymbol<const O extends ParseOptionSymbolOptions = {}>
   options?: O,
 ): ParsedOptionSymbol<O> {
   const o: ParseOptionSymbolOptions = options ?? {};
-  return shape(new OptionSymbol(optionSymbol, o.format ?? 'polygon'), o) as ParsedOptionSymbol<O>;
+  const format = resolveOptionSymbolFormat(o.format ?? 'polygon', 'format');
+  return shape(new OptionSymbol(optionSymbol, format), o) as ParsedOptionSymbol<O>;
 }
 
 /**

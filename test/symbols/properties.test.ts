@@ -71,7 +71,7 @@ function expectedText(c: Contract, format: OptionSymbolFormatCode): string {
   return {
     polygon: `${u}${yy}${mm}${dd}${t}${padded}`,
     tradier: `${u}${yy}${mm}${dd}${t}${padded}`,
-    occ: `${(u + '      ').slice(0, 6)}${yy}${mm}${dd}${t}${padded}`,
+    occ: `${`${u}      `.slice(0, 6)}${yy}${mm}${dd}${t}${padded}`,
     tda: `${u}_${mm}${dd}${yy}${t}${decimal}`,
     tos: `.${u}${yy}${mm}${dd}${t}${decimal}`,
     ibkr: `${u} ${yy}${mm}${dd}${t}${padded}`,
