@@ -219,7 +219,7 @@ describe('formats and options', () => {
     );
     assert.equal(
       errorOf(() => parseOptionSymbol('AMD220121C00001000', { format: 'x' as 'tda' })).parameter,
-      'symbolFormat',
+      'format',
     );
     assert.equal(
       errorOf(() => convertOptionSymbolFormats('AMD220121C00001000', 'x' as 'tda', 'tda')).parameter,
