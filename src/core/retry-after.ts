@@ -21,6 +21,8 @@ export function parseRetryAfter(
   if (/^\d+(\.\d+)?$/.test(text)) {
     ms = Number(text) * 1000;
   } else {
+    // HTTP dates always name a month; this keeps Date.parse from reading numbers like "-1" as years.
+    if (!/[a-z]{3}/i.test(text)) return undefined;
     const at = Date.parse(text);
     if (Number.isNaN(at)) return undefined;
     ms = at - now;
