@@ -24,20 +24,20 @@ export type DecodedValue =
   | { readonly ms: number }
   | { readonly ns: bigint };
 
-/** The value {@link decodeParam} returns for a parameter type. */
-export type DecodedValueOf<T extends ParamType> = T['kind'] extends 'int' | 'number' | 'msOffset'
+/** The value {@link decodeParam} returns for a parameter type (all of {@link DecodedValue} for an unknown one). */
+export type DecodedValueOf<T extends ParamType> = T extends { kind: 'int' | 'number' | 'msOffset' }
   ? number
-  : T['kind'] extends 'boolean'
+  : T extends { kind: 'boolean' }
     ? boolean
-    : T['kind'] extends 'date'
+    : T extends { kind: 'date' }
       ? { readonly date: string }
-      : T['kind'] extends 'dateOrMs'
+      : T extends { kind: 'dateOrMs' }
         ? { readonly date: string } | { readonly ms: number }
-        : T['kind'] extends 'nsTimestamp'
+        : T extends { kind: 'nsTimestamp' }
           ? { readonly date: string } | { readonly ns: bigint }
-          : T['kind'] extends 'nsOffset'
+          : T extends { kind: 'nsOffset' }
             ? bigint
-            : T['kind'] extends 'list'
+            : T extends { kind: 'list' }
               ? string[]
               : string;
 
