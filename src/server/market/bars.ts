@@ -1,0 +1,285 @@
+import type { Store } from '../store/store.js';
+import { splitFactorSql, splitSteps } from './splits.js';
+import { marketTimeZone, offsetSegments, offsetSql } from './time-zone.js';
+import {
+  type BarTimespan,
+  DAY_MS,
+  INTRADAY_MS,
+  isIntraday,
+  localDay,
+  localMidnight,
+  localToUtc,
+  periodIndex,
+  periodStartDay,
+} from './windows.js';
+
+/** One aggregate bar as the service writes it; `t` is the window start in Unix ms. */
+export interface Bar {
+  t: number;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  /** Volume-weighted average price (see {@link queryBars} for where it comes from). */
+  vw?: number;
+  /** Number of trades, when the source knows it (ticks, or bars that carry a count). */
+  n?: number;
+}
+
+/** What {@link queryBars} aggregates. */
+export interface BarQuery {
+  ticker: string;
+  /** Window size in timespans. */
+  multiplier: number;
+  timespan: BarTimespan;
+  /** Start of the range (Unix ms); snapped back to the start of its window. */
+  fromMs: number;
+  /** End of the range, inclusive (Unix ms); snapped forward to the end of its window. */
+  toMs: number;
+  /** Apply splits (prices ÷ cumulative ratio of later splits, volume ×). */
+  adjusted: boolean;
+  sort: 'asc' | 'desc';
+  /** Number of base aggregates (seconds, minutes or days) scanned, as the service counts `limit`. */
+  limit: number;
+}
+
+/** One page of bars. */
+export interface BarPage {
+  bars: Bar[];
+  /** Base aggregates the bars were built from. */
+  queryCount: number;
+  /** Ascending pages: the next page starts at this window start (Unix ms). */
+  nextFromMs?: number;
+  /** Descending pages: the next page ends with the window holding this instant (Unix ms). */
+  nextToMs?: number;
+}
+
+type SourceKind = 'trades' | 'second' | 'minute' | 'hour' | 'day';
+
+/**
+ * Sources usable for a timespan, finest first. Day and longer windows prefer the stored daily bars
+ * (the vendor's official session bars) and only fall back on finer data for days without one.
+ */
+function sourcesFor(timespan: BarTimespan): SourceKind[] {
+  if (timespan === 'second') return ['trades', 'second'];
+  if (timespan === 'minute') return ['trades', 'second', 'minute'];
+  if (timespan === 'hour') return ['trades', 'second', 'minute', 'hour'];
+  return ['day', 'trades', 'second', 'minute', 'hour'];
+}
+
+interface BaseRow {
+  bkey: number;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  pv: number;
+  real: boolean;
+  n: number | null;
+  alln: boolean;
+  spv: number | null;
+  sv: number | null;
+  sn: number | null;
+  salln: boolean | null;
+}
+
+/**
+ * Orders the ticks inside one base aggregate (never longer than a day). The sequence number is unique
+ * and increasing per ticker per day, as the service defines it, and unlike the timestamp it has no ties
+ * (the vendor's ticks share milliseconds).
+ */
+const TICK_ORDER = 'sequence_number';
+
+/**
+ * Aggregate bars of a ticker, built in DuckDB from the finest data stored for each day: trade ticks,
+ * then second, minute and hour bars; for day and longer windows the stored daily bars come first.
+ *
+ * - Windows: second/minute/hour windows are aligned on the wall clock of the market's time zone
+ *   (multiples of the window length since 1970-01-01 local time, so 5-minute bars start at :00, :05…);
+ *   day windows start at local midnight, weeks on Sunday, months, quarters and years on their first day.
+ *   Multi-day (and multi-week, -month…) windows are counted from the period holding `fromMs`.
+ * - `vw`: from ticks (Σ price × size / Σ size) where the day has ticks; a daily bar without its own
+ *   `vw` takes it from that day's ticks when there are any; else the stored `vw`; else the typical price
+ *   (h + l + c) / 3 of each base bar, volume weighted (an approximation, as the sources lack it).
+ * - `n`: the trade count from ticks, or the stored count; omitted when unknown.
+ * - `limit` counts base aggregates (seconds for second windows, minutes for minute and hour windows,
+ *   days otherwise); a window cut by the limit is dropped and the page says where the next one starts.
+ */
+export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
+  const tz = marketTimeZone(q.ticker);
+  const intraday = isIntraday(q.timespan);
+  const cover = offsetSegments(tz, q.fromMs - 2 * DAY_MS, q.toMs + 2 * DAY_MS);
+  const unit = INTRADAY_MS[q.timespan] ?? DAY_MS;
+  const size = unit * q.multiplier;
+
+  let rangeStart: number;
+  let rangeEnd: number;
+  let anchor = 0;
+  if (intraday) {
+    const fromLocal = q.fromMs + offsetAtMs(cover, q.fromMs);
+    const toLocal = q.toMs + offsetAtMs(cover, q.toMs);
+    rangeStart = localToUtc(cover, Math.floor(fromLocal / size) * size);
+    rangeEnd = localToUtc(cover, (Math.floor(toLocal / size) + 1) * size);
+  } else {
+    anchor = periodIndex(q.timespan, localDay(cover, q.fromMs));
+    const endIndex = periodIndex(q.timespan, localDay(cover, q.toMs)) + 1;
+    rangeStart = localMidnight(tz, periodStartDay(q.timespan, anchor));
+    rangeEnd = localMidnight(tz, periodStartDay(q.timespan, endIndex));
+  }
+  if (!(rangeStart < rangeEnd)) return { bars: [], queryCount: 0 };
+
+  const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
+  const baseMs = q.timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
+  const steps = q.adjusted ? await splitSteps(store, q.ticker) : [];
+
+  const sources = sourcesFor(q.timespan);
+  const rank = (s: SourceKind) => sources.indexOf(s);
+  const barKinds = sources.filter((s) => s !== 'trades');
+  const keyOf = (ms: string) => `(${ms} + ${offsetSql(segments, ms)}) // ${baseMs}`;
+  const dayOfKey = intraday ? `(bkey * ${baseMs}) // ${DAY_MS}` : 'bkey';
+  // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
+  // constant within a base aggregate and applies to the few aggregated rows, not to every tick.
+  const sql = `
+    WITH ticks AS (
+      SELECT ${rank('trades')} AS rk, ${keyOf('(sip_timestamp // 1000000)')} AS bkey,
+             arg_min(price, ${TICK_ORDER}) AS o, max(price) AS h, min(price) AS l,
+             arg_max(price, ${TICK_ORDER}) AS c, sum(size) AS v, sum(price * size) AS pv,
+             count(*)::DOUBLE AS n, TRUE AS alln, TRUE AS real
+        FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
+       GROUP BY bkey),
+    stored AS (
+      SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
+             ${keyOf('t')} AS bkey, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c,
+             sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
+             count(n) = count(*) AS alln, bool_and(vw IS NOT NULL) AS real
+        FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
+         AND t >= $4 AND t < $5
+       GROUP BY rk, bkey),
+    base AS (
+      SELECT rk, bkey, o / f AS o, h / f AS h, l / f AS l, c / f AS c, v * f AS v, pv, n, alln, real
+        FROM (SELECT *, ${splitFactorSql(steps, dayOfKey)} AS f FROM (SELECT * FROM ticks UNION ALL SELECT * FROM stored))),
+    chosen AS (SELECT * FROM base QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey}))
+    ${
+      intraday
+        ? ''
+        : `, supp AS (SELECT bkey, pv, v, n, alln FROM base WHERE rk > 0 AND real
+                      QUALIFY rk = min(rk) OVER (PARTITION BY bkey))`
+    }
+    SELECT c.bkey::DOUBLE AS bkey, c.o, c.h, c.l, c.c, c.v, c.pv, c.real, c.n, c.alln,
+           ${intraday ? 'NULL::DOUBLE AS spv, NULL::DOUBLE AS sv, NULL::DOUBLE AS sn, NULL::BOOLEAN AS salln' : 's.pv AS spv, s.v AS sv, s.n AS sn, s.alln AS salln'}
+      FROM chosen c ${intraday ? '' : 'LEFT JOIN supp s USING (bkey)'}
+     ORDER BY c.bkey ${q.sort === 'desc' ? 'DESC' : 'ASC'}
+     LIMIT $6`;
+
+  const windowOf = intraday
+    ? (row: BaseRow) => Math.floor((row.bkey * baseMs) / size)
+    : (row: BaseRow) =>
+        anchor + Math.floor((periodIndex(q.timespan, row.bkey) - anchor) / q.multiplier) * q.multiplier;
+  const windowStart = intraday
+    ? (w: number) => localToUtc(segments, w * size)
+    : (w: number) => localMidnight(tz, periodStartDay(q.timespan, w));
+
+  let scan = q.limit;
+  for (;;) {
+    const rows = await store.all<BaseRow>(sql, [
+      q.ticker,
+      BigInt(rangeStart) * 1_000_000n,
+      BigInt(rangeEnd) * 1_000_000n,
+      BigInt(rangeStart),
+      BigInt(rangeEnd),
+      BigInt(scan + 1),
+    ]);
+    const extra = rows.length > scan ? rows.pop() : undefined;
+    const groups = groupWindows(rows, windowOf);
+    if (!extra) return page(groups, windowStart);
+    const extraWindow = windowOf(extra);
+    const last = groups[groups.length - 1];
+    if (last && last.window === extraWindow) {
+      // A window cut by the limit is dropped; the next page starts with it.
+      groups.pop();
+      if (groups.length === 0) {
+        // A single window holds more base aggregates than the limit: scan it whole rather than loop.
+        scan *= 4;
+        continue;
+      }
+    }
+    const next = windowStart(extraWindow);
+    const p = page(groups, windowStart);
+    if (q.sort === 'desc') p.nextToMs = next;
+    else p.nextFromMs = next;
+    return p;
+  }
+}
+
+function offsetAtMs(segments: readonly { from: number; offset: number }[], ms: number): number {
+  let offset = (segments[0] as { offset: number }).offset;
+  for (const s of segments) if (s.from <= ms) offset = s.offset;
+  return offset;
+}
+
+interface WindowGroup {
+  window: number;
+  rows: BaseRow[];
+}
+
+function groupWindows(rows: readonly BaseRow[], windowOf: (row: BaseRow) => number): WindowGroup[] {
+  const groups: WindowGroup[] = [];
+  let current: WindowGroup | undefined;
+  for (const row of rows) {
+    const w = windowOf(row);
+    if (!current || current.window !== w) {
+      current = { window: w, rows: [] };
+      groups.push(current);
+    }
+    current.rows.push(row);
+  }
+  return groups;
+}
+
+function page(groups: readonly WindowGroup[], windowStart: (w: number) => number): BarPage {
+  let queryCount = 0;
+  const bars = groups.map((g) => {
+    queryCount += g.rows.length;
+    return combine(windowStart(g.window), g.rows);
+  });
+  return { bars, queryCount };
+}
+
+/** Merges the base aggregates of one window (in either order) into its bar. */
+function combine(t: number, rows: readonly BaseRow[]): Bar {
+  let first = rows[0] as BaseRow;
+  let last = first;
+  let h = -Infinity;
+  let l = Infinity;
+  let v = 0;
+  let weighted = 0;
+  let plain = 0;
+  let n: number | undefined = 0;
+  for (const r of rows) {
+    if (r.bkey < first.bkey) first = r;
+    if (r.bkey > last.bkey) last = r;
+    if (r.h > h) h = r.h;
+    if (r.l < l) l = r.l;
+    v += r.v;
+    const vw = rowVw(r);
+    weighted += vw * r.v;
+    plain += vw;
+    const count = r.alln && r.n !== null ? r.n : r.salln && r.sn !== null ? r.sn : undefined;
+    n = n === undefined || count === undefined ? undefined : n + count;
+  }
+  const bar: Bar = { t, o: first.o, h, l, c: last.c, v };
+  const vw = v > 0 ? weighted / v : plain / rows.length;
+  if (Number.isFinite(vw)) bar.vw = vw;
+  if (n !== undefined) bar.n = n;
+  return bar;
+}
+
+/** The base aggregate's vw: its own from ticks or stored vw, else the day's ticks, else typical price. */
+function rowVw(r: BaseRow): number {
+  if (r.real && r.v > 0) return r.pv / r.v;
+  if (r.spv !== null && r.sv !== null && r.sv > 0) return r.spv / r.sv;
+  if (r.v > 0) return r.pv / r.v;
+  return (r.h + r.l + r.c) / 3;
+}

@@ -1,0 +1,14 @@
+/** The server's query layer over the store: bars, daily sessions, last values and "now". */
+export { type Bar, type BarPage, type BarQuery, queryBars } from './bars.js';
+export { lastQuote, lastTrade, normaliseLists } from './last.js';
+export { latestDataTime } from './now.js';
+export {
+  type DailyOptions,
+  dailyBar,
+  type ExtendedHours,
+  extendedHours,
+  previousSessionBar,
+  type SessionBar,
+} from './session.js';
+export { marketTimeZone } from './time-zone.js';
+export type { BarTimespan } from './windows.js';

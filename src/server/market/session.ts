@@ -1,0 +1,105 @@
+import { startOfDay } from '../../dates/time-zone.js';
+import type { Store } from '../store/store.js';
+import { type Bar, queryBars } from './bars.js';
+import { marketTimeZone } from './time-zone.js';
+
+const HOUR = 3_600_000;
+
+/** Options of the daily look-ups. */
+export interface DailyOptions {
+  /**
+   * Apply splits.
+   * @default true
+   */
+  adjusted?: boolean;
+}
+
+/** The daily bar of `date` (`YYYY-MM-DD`, the market's calendar day), or undefined without data. */
+export async function dailyBar(
+  store: Store,
+  ticker: string,
+  date: string,
+  options: DailyOptions = {},
+): Promise<Bar | undefined> {
+  const start = startOfDay(date, marketTimeZone(ticker));
+  const page = await queryBars(store, {
+    ticker,
+    multiplier: 1,
+    timespan: 'day',
+    fromMs: start,
+    toMs: start,
+    adjusted: options.adjusted !== false,
+    sort: 'asc',
+    limit: 1,
+  });
+  return page.bars[0];
+}
+
+/** A session's daily bar with the date it belongs to. */
+export interface SessionBar {
+  date: string;
+  bar: Bar;
+}
+
+/**
+ * The daily bar of the last day with data strictly before the market day holding `beforeMs`: the
+ * service's "previous close" when `beforeMs` is now.
+ */
+export async function previousSessionBar(
+  store: Store,
+  ticker: string,
+  beforeMs: number,
+  options: DailyOptions = {},
+): Promise<SessionBar | undefined> {
+  const tz = marketTimeZone(ticker);
+  const dayStart = startOfDay(dayString(beforeMs, tz), tz);
+  const rows = await store.all<{ t: number | null }>(
+    `SELECT greatest(
+        (SELECT max(t) FROM bars WHERE ticker = $1 AND t < $2),
+        (SELECT max(sip_timestamp) // 1000000 FROM trades WHERE ticker = $1 AND sip_timestamp < $3))::DOUBLE AS t`,
+    [ticker, BigInt(dayStart), BigInt(dayStart) * 1_000_000n],
+  );
+  const t = rows[0]?.t;
+  if (t === null || t === undefined) return undefined;
+  const date = dayString(t, tz);
+  const bar = await dailyBar(store, ticker, date, options);
+  return bar ? { date, bar } : undefined;
+}
+
+/** The calendar day (`YYYY-MM-DD`) in `tz` of `ms`. */
+function dayString(ms: number, tz: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(ms);
+}
+
+/** Extended-hours prices of one US session. */
+export interface ExtendedHours {
+  /** First price of the pre-market (04:00–09:30 New York), if anything traded. */
+  preMarket?: number;
+  /** Last price of the after-hours session (16:00–20:00 New York), if anything traded. */
+  afterHours?: number;
+}
+
+/** Pre-market open and after-hours close of `date`, from ticks or minute bars of that day. */
+export async function extendedHours(
+  store: Store,
+  ticker: string,
+  date: string,
+  options: DailyOptions = {},
+): Promise<ExtendedHours> {
+  const midnight = startOfDay(date, marketTimeZone(ticker));
+  const adjusted = options.adjusted !== false;
+  const base = { ticker, multiplier: 1, timespan: 'minute', adjusted, limit: 50_000 } as const;
+  const [pre, post] = await Promise.all([
+    queryBars(store, { ...base, fromMs: midnight + 4 * HOUR, toMs: midnight + 9.5 * HOUR - 1, sort: 'asc' }),
+    queryBars(store, { ...base, fromMs: midnight + 16 * HOUR, toMs: midnight + 20 * HOUR - 1, sort: 'desc' }),
+  ]);
+  const out: ExtendedHours = {};
+  if (pre.bars[0]) out.preMarket = pre.bars[0].o;
+  if (post.bars[0]) out.afterHours = post.bars[0].c;
+  return out;
+}
