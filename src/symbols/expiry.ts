@@ -70,7 +70,8 @@ export function toCalendarDay(
     }
   }
   if (day) return day;
-  throw new InvalidParameterError(parameter, expiry, allowed);
+  const hint = typeof expiry === 'number' ? `; write a six-digit expiry as a string, e.g. '220121'` : '';
+  throw new InvalidParameterError(parameter, expiry, allowed + hint);
 }
 
 /** `YYMMDD`: 2022-01-21 → `220121`. */

@@ -5,10 +5,10 @@
 import { InvalidParameterError } from '../core/errors.js';
 
 /**
- * A root: letters and digits, optionally in dot-separated parts. Digits are kept as they are, since
- * adjusted roots after corporate actions carry them (`SPY1`, `2AAPL`); a dotted class share such as
- * `BRK.B` is kept with its dot (the service itself writes Berkshire's options as `BRKB`, so pass that
- * root when building symbols for it).
+ * A root: letters and digits, optionally in dot-separated parts. Digits are kept as they are: adjusted
+ * roots after corporate actions carry them (`SPY1`), and dropping them would name another contract. A
+ * dotted class share such as `BRK.B` is kept with its dot, not rewritten; OCC option roots have no dots
+ * (Berkshire's class B options use the root `BRKB`), so pass the option root when it differs.
  */
 export const UNDERLYING_PATTERN = /^[A-Z0-9]+(?:\.[A-Z0-9]+)*$/;
 
