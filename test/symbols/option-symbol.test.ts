@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import * as root from '../../src/index.js';
 import {
   buildOptionSymbolForTda,
   convertFromPolygonToTdaFormat,
@@ -140,26 +139,6 @@ describe('older interface', () => {
     assert.equal(convertFromPolygonToTdaFormat('O:AMD220628P00096050'), 'AMD_062822P96.05');
     assert.throws(() => convertFromPolygonToTdaFormat('AMD_062822P96.05'), invalid('optionSymbol'));
   });
-});
-
-test('the toolkit is exported from the package root', () => {
-  for (const name of [
-    'OptionSymbolFormat',
-    'OptionSymbol',
-    'buildOptionSymbol',
-    'buildPolygonOptionSymbol',
-    'parseOptionSymbol',
-    'parsePolygonOptionSymbol',
-    'convertOptionSymbolFormats',
-    'detectOptionSymbolFormat',
-    'detectOptionSymbolFormats',
-    'ensurePrefix',
-    'normalizeOptionTicker',
-    'buildOptionSymbolForTda',
-    'parseOptionSymbolFromTda',
-  ]) {
-    assert.ok(name in root, name);
-  }
 });
 
 test('parse results are typed by their options', () => {
