@@ -19,4 +19,4 @@ export {
   type SplitDateRangeOptions,
   splitDateRange,
 } from './split-date-range.js';
-export { dayOf, NEW_YORK, startOfDay, zonedToUtc } from './time-zone.js';
+export { dayOf, isTimeZone, NEW_YORK, startOfDay, zonedToUtc } from './time-zone.js';

@@ -8,6 +8,7 @@ import {
   failedChunkOf,
   fetchFullRange,
 } from '../../src/core/full-range.js';
+import { Semaphore } from '../../src/core/semaphore.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -308,5 +309,49 @@ describe('fetchFullRange', () => {
       );
     }
     assert.equal(src.calls.length, 0);
+  });
+});
+
+describe('Semaphore', () => {
+  test('admits at most `permits` holders, first come first served; release is idempotent', async () => {
+    const sem = new Semaphore(2);
+    const order: number[] = [];
+    const r1 = await sem.acquire();
+    const r2 = await sem.acquire();
+    assert.equal(sem.available, 0);
+    const waiting = [3, 4].map(async (n) => {
+      const release = await sem.acquire();
+      order.push(n);
+      return release;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(order, []);
+    r1();
+    r1(); // a second call must not hand out a second permit
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(order, [3]);
+    r2();
+    const [r3, r4] = await Promise.all(waiting);
+    assert.deepEqual(order, [3, 4]);
+    r3?.();
+    r4?.();
+    assert.equal(sem.available, 2);
+    assert.equal(await sem.run(async () => 42), 42);
+    await assert.rejects(
+      sem.run(async () => {
+        throw new Error('task failed');
+      }),
+      /task failed/,
+    );
+    assert.equal(sem.available, 2, 'a failing task gives its permit back');
+  });
+
+  test('refuses a non-positive or fractional size', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      assert.throws(
+        () => new Semaphore(bad, 'maxConcurrentWorkers'),
+        (e: unknown) => e instanceof InvalidParameterError && e.parameter === 'maxConcurrentWorkers',
+      );
+    }
   });
 });
