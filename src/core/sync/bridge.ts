@@ -1,0 +1,171 @@
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { MdqError } from '../errors.js';
+import {
+  type CallRequest,
+  EXITED_FLAG,
+  encodeFunctions,
+  MESSAGE_COUNTER,
+  rebuildError,
+  type SyncTarget,
+  type SyncWorkerData,
+  type WorkerMessage,
+} from './protocol.js';
+
+export type { SyncRawResponse, SyncTarget } from './protocol.js';
+
+/**
+ * Runs an object with async methods in a worker thread and calls its methods synchronously: the calling
+ * thread really blocks (`Atomics.wait`) until the answer arrives, so a sync client gives the same results
+ * and errors as the async one it wraps.
+ *
+ * The worker does `new (await import(module))[exportName](...args)` once, then runs each `call` as
+ * `await instance[method](...args)`. Arguments and results cross the thread boundary by structured clone
+ * (bigint and Date survive; class instances arrive as plain objects). A `Response` result arrives as a
+ * `SyncRawResponse`. Functions among the arguments (top level, or as properties of a plain-object
+ * argument, like `logger`) are run on the calling thread, while it waits. Errors are rebuilt as the same
+ * mdq error class with every field, so `instanceof` and the `isX()` guards work.
+ *
+ * An idle bridge does not keep the process alive; `close()` stops its worker.
+ *
+ * @example
+ * const bridge = new SyncBridge({ module: clientModuleUrl, exportName: 'AsyncStocksClient', args: [key, options] });
+ * const trades = bridge.call('getTrades', ['AAPL', { limit: 5 }]);
+ * bridge.close();
+ */
+export class SyncBridge {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #signal: Int32Array;
+  readonly #callbacks = new Map<number, Function>();
+  readonly #persistent: ReadonlySet<number>;
+  #nextId = 1;
+  #nextCallback = 1;
+  #closed = false;
+
+  /** @param target - The class to construct in the worker (see `SyncTarget`). */
+  constructor(target: SyncTarget) {
+    const shared = new SharedArrayBuffer(8);
+    this.#signal = new Int32Array(shared);
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    const args = encodeFunctions(target.args, (fn) => this.#register(fn));
+    this.#persistent = new Set(this.#callbacks.keys());
+    const workerData: SyncWorkerData = {
+      port: port2 as unknown as SyncWorkerData['port'],
+      signal: shared,
+      target: { module: target.module, exportName: target.exportName, args },
+    };
+    const entry = workerEntry();
+    this.#worker = new Worker(entry.code, { eval: entry.eval, workerData, transferList: [port2] });
+    // Failures reach the caller through the port; these listeners only keep them from being unhandled.
+    this.#worker.on('error', () => {});
+    this.#worker.unref();
+    this.#port.unref();
+  }
+
+  /**
+   * Calls `method` on the worker's instance and blocks until it settles.
+   *
+   * @returns The method's result, structured-cloned.
+   * @throws The method's error, rebuilt as the same class; `MdqError` if the bridge is closed or the
+   *   worker died.
+   */
+  call(method: string, args: unknown[]): unknown {
+    if (this.#closed) throw new MdqError(`Cannot call ${method}: the client is closed`);
+    return this.#request(method, args, new Error().stack);
+  }
+
+  /** Closes the instance in the worker (its `close()`, if any) and stops the worker. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#request(null, [], undefined);
+    } finally {
+      void this.#worker.terminate();
+      this.#port.close();
+    }
+  }
+
+  #request(method: string | null, args: unknown[], callerStack: string | undefined): unknown {
+    const id = this.#nextId++;
+    const before = this.#nextCallback;
+    const request: CallRequest = { id, method, args: encodeFunctions(args, (fn) => this.#register(fn)) };
+    try {
+      this.#port.postMessage(request);
+    } catch (error) {
+      this.#forgetCallbacks(before);
+      throw new MdqError(
+        `Arguments of ${method} cannot be passed to the synchronous client (only plain data, bigint, Date and functions at the top level of an options object): ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    try {
+      return this.#await(id, callerStack);
+    } finally {
+      this.#forgetCallbacks(before);
+    }
+  }
+
+  /** Blocks until the answer to `id` arrives, running callbacks the worker asks for meanwhile. */
+  #await(id: number, callerStack: string | undefined): unknown {
+    const signal = this.#signal;
+    for (;;) {
+      const seen = Atomics.load(signal, MESSAGE_COUNTER);
+      for (
+        let received = receiveMessageOnPort(this.#port);
+        received;
+        received = receiveMessageOnPort(this.#port)
+      ) {
+        const message = received.message as WorkerMessage;
+        if ('callback' in message) {
+          this.#runCallback(message.callback, message.args);
+        } else if (message.id === id) {
+          if (message.ok) return message.value;
+          throw rebuildError(message.error, callerStack);
+        }
+      }
+      if (Atomics.load(signal, EXITED_FLAG) === 1) {
+        throw new MdqError('The synchronous client stopped unexpectedly (its worker thread exited)');
+      }
+      Atomics.wait(signal, MESSAGE_COUNTER, seen);
+    }
+  }
+
+  #register(fn: Function): number {
+    const id = this.#nextCallback++;
+    this.#callbacks.set(id, fn);
+    return id;
+  }
+
+  #forgetCallbacks(from: number): void {
+    for (let id = from; id < this.#nextCallback; id++)
+      if (!this.#persistent.has(id)) this.#callbacks.delete(id);
+  }
+
+  #runCallback(id: number, args: unknown[]): void {
+    try {
+      this.#callbacks.get(id)?.(...args);
+    } catch {
+      // A callback (e.g. a logger) that throws must not break the call it reports on.
+    }
+  }
+}
+
+/** How to start the worker: the built `sync-worker` entry beside this chunk, or the TypeScript source. */
+function workerEntry(): { code: string | URL; eval: boolean } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    // Source mode (tests through tsx): workers do not inherit tsx's loader, so register it first.
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const worker = new URL('./worker.ts', here).href;
+    return {
+      code: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(worker)}); })`,
+      eval: true,
+    };
+  }
+  return {
+    code: new URL(here.endsWith('.cjs') ? './sync-worker.cjs' : './sync-worker.js', here),
+    eval: false,
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Messages between a `SyncBridge` and its worker, and the codecs both sides share: functions passed as
+ * arguments (callbacks such as `logger`) and errors, neither of which survives structured cloning as is.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { errorClasses, MdqError } from '../errors.js';
+
+/** What the bridge's worker is asked to construct. */
+export interface SyncTarget {
+  /** Absolute file URL of the module to import in the worker. */
+  module: string;
+  /** Name of the exported class to construct. */
+  exportName: string;
+  /** Constructor arguments (plain data; functions become callbacks run on the calling thread). */
+  args: unknown[];
+}
+
+/** Data handed to the worker at start. */
+export interface SyncWorkerData {
+  port: MessagePort;
+  /** Int32 slots: [0] a counter bumped after every message, [1] set to 1 when the worker exits. */
+  signal: SharedArrayBuffer;
+  target: SyncTarget;
+}
+
+/** Main thread → worker. `method` `null` means: close the instance and stop. */
+export interface CallRequest {
+  id: number;
+  method: string | null;
+  args: unknown[];
+}
+
+/** Worker → main thread. */
+export type WorkerMessage =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: SerializedError }
+  | { callback: number; args: unknown[] };
+
+/** A raw response (`Response`) as it crosses the thread boundary. */
+export interface SyncRawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  url: string;
+}
+
+/** An error reduced to cloneable data. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack: string | undefined;
+  /** Every own enumerable property (code, status, requestId, body, attempts, …). */
+  props: Record<string, unknown>;
+  cause: { name: string; message: string } | undefined;
+}
+
+/** Index of the message counter in the shared signal array. */
+export const MESSAGE_COUNTER = 0;
+/** Index of the worker-exited flag in the shared signal array. */
+export const EXITED_FLAG = 1;
+
+const CALLBACK_KEY = '__mdqSyncCallback';
+
+/**
+ * Replaces functions in `args` (top level, and one level into plain objects, where options such as
+ * `logger` live) with markers; `register` stores each function and returns its id.
+ */
+export function encodeFunctions(args: unknown[], register: (fn: Function) => number): unknown[] {
+  return args.map((arg) => {
+    if (typeof arg === 'function') return { [CALLBACK_KEY]: register(arg) };
+    if (isPlainObject(arg) && Object.values(arg).some((v) => typeof v === 'function')) {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(arg)) {
+        out[key] = typeof value === 'function' ? { [CALLBACK_KEY]: register(value) } : value;
+      }
+      return out;
+    }
+    return arg;
+  });
+}
+
+/** Turns the markers left by `encodeFunctions` back into functions built by `make`. */
+export function decodeFunctions(args: unknown[], make: (id: number) => Function): unknown[] {
+  const decode = (value: unknown): unknown =>
+    isPlainObject(value) && typeof value[CALLBACK_KEY] === 'number' && Object.keys(value).length === 1
+      ? make(value[CALLBACK_KEY])
+      : value;
+  return args.map((arg) => {
+    const direct = decode(arg);
+    if (direct !== arg || !isPlainObject(arg)) return direct;
+    if (!Object.values(arg).some((v) => decode(v) !== v)) return arg;
+    return Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, decode(v)]));
+  });
+}
+
+/** Reduces anything thrown to cloneable data, keeping name, message, code and every own property. */
+export function serializeError(thrown: unknown): SerializedError {
+  if (!(thrown instanceof Error)) {
+    return { name: 'MdqError', message: String(thrown), stack: undefined, props: {}, cause: undefined };
+  }
+  const props: Record<string, unknown> = {};
+  for (const key of Object.keys(thrown)) {
+    if (key === 'cause') continue;
+    const value = (thrown as unknown as Record<string, unknown>)[key];
+    props[key] = cloneable(value) ? value : String(value);
+  }
+  // `code` may be an accessor or inherited (Node system errors); keep it either way.
+  const code = (thrown as { code?: unknown }).code;
+  if (props.code === undefined && code !== undefined) props.code = cloneable(code) ? code : String(code);
+  const cause = thrown.cause;
+  return {
+    name: thrown.name,
+    message: thrown.message,
+    stack: thrown.stack,
+    props,
+    cause:
+      cause === undefined
+        ? undefined
+        : cause instanceof Error
+          ? { name: cause.name, message: cause.message }
+          : { name: 'Error', message: String(cause) },
+  };
+}
+
+const builtinErrors: Record<string, ErrorConstructor> = {
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+};
+
+/**
+ * Rebuilds a serialised error as an instance of the same class (an mdq class from `errorClasses`, a
+ * built-in error class, else `MdqError`), so `instanceof` and the `isX()` guards work on the calling
+ * thread. The calling thread's stack is appended to the worker's.
+ */
+export function rebuildError(serialized: SerializedError, callerStack?: string): Error {
+  const Cls: Function =
+    (errorClasses as Record<string, Function>)[serialized.name] ?? builtinErrors[serialized.name] ?? MdqError;
+  const error = Object.create(Cls.prototype) as Error & Record<string, unknown>;
+  Object.defineProperty(error, 'message', { value: serialized.message, writable: true, configurable: true });
+  Object.assign(error, serialized.props);
+  if (Cls === MdqError && error.code === undefined) error.code = 'MDQ_ERROR';
+  if (!Object.hasOwn(error, 'name') && error.name !== serialized.name) {
+    Object.defineProperty(error, 'name', { value: serialized.name, writable: true, configurable: true });
+  }
+  if (serialized.cause) {
+    const cause = new Error(serialized.cause.message);
+    cause.name = serialized.cause.name;
+    Object.defineProperty(error, 'cause', { value: cause, writable: true, configurable: true });
+  }
+  const own = serialized.stack ?? `${serialized.name}: ${serialized.message}`;
+  const caller = callerStack?.split('\n').slice(1).join('\n');
+  Object.defineProperty(error, 'stack', {
+    value: caller ? `${own}\n    --- called synchronously from ---\n${caller}` : own,
+    writable: true,
+    configurable: true,
+  });
+  return error;
+}
+
+function cloneable(value: unknown): boolean {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return true;
+  try {
+    structuredClone(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

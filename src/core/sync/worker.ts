@@ -1,0 +1,109 @@
+/**
+ * Entry of a `SyncBridge` worker thread (built as `dist/sync-worker.{js,cjs}`): constructs the target
+ * instance once, answers each call on the port, and bumps the shared counter after every message so the
+ * blocked calling thread wakes up.
+ */
+import { workerData } from 'node:worker_threads';
+import {
+  type CallRequest,
+  decodeFunctions,
+  EXITED_FLAG,
+  MESSAGE_COUNTER,
+  type SyncRawResponse,
+  type SyncWorkerData,
+  serializeError,
+  type WorkerMessage,
+} from './protocol.js';
+
+const data = workerData as SyncWorkerData;
+const port = data.port;
+const signal = new Int32Array(data.signal);
+let current: number | undefined;
+
+function send(message: WorkerMessage): void {
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    if ('id' in message) {
+      port.postMessage({ id: message.id, ok: false, error: serializeError(error) } satisfies WorkerMessage);
+    }
+  }
+  Atomics.add(signal, MESSAGE_COUNTER, 1);
+  Atomics.notify(signal, MESSAGE_COUNTER);
+}
+
+function callback(id: number): (...args: unknown[]) => void {
+  return (...args) => send({ callback: id, args });
+}
+
+async function construct(): Promise<Record<string, unknown>> {
+  const { module, exportName, args } = data.target;
+  const namespace = (await import(module)) as Record<string, unknown>;
+  const Cls = (namespace[exportName] ??
+    (namespace.default as Record<string, unknown> | undefined)?.[exportName]) as
+    | (new (
+        ...a: unknown[]
+      ) => Record<string, unknown>)
+    | undefined;
+  if (typeof Cls !== 'function') throw new TypeError(`${module} has no export named ${exportName}`);
+  return new Cls(...decodeFunctions(args, callback));
+}
+
+const instance = construct();
+// A construction failure is reported to each call; it must not also crash the thread.
+instance.catch(() => {});
+
+port.on('message', async (request: CallRequest) => {
+  current = request.id;
+  try {
+    if (request.method === null) {
+      // Closing an instance that never came to be has nothing to release.
+      const target = await instance.catch(() => undefined);
+      const close = target?.close;
+      if (typeof close === 'function') await close.call(target);
+      send({ id: request.id, ok: true, value: undefined });
+      port.close();
+      return;
+    }
+    const target = await instance;
+    const method = target[request.method];
+    if (typeof method !== 'function') throw new TypeError(`${request.method} is not a method of the client`);
+    const value = await method.apply(target, decodeFunctions(request.args, callback));
+    send({ id: request.id, ok: true, value: isResponse(value) ? await toRawResponse(value) : value });
+  } catch (error) {
+    send({ id: request.id, ok: false, error: serializeError(error) });
+  } finally {
+    current = undefined;
+  }
+});
+
+// Anything escaping the instance's promises must still answer the blocked caller, never leave it waiting.
+const failCurrent = (error: unknown): void => {
+  if (current !== undefined) send({ id: current, ok: false, error: serializeError(error) });
+};
+process.on('uncaughtException', failCurrent);
+process.on('unhandledRejection', failCurrent);
+process.on('exit', () => {
+  Atomics.store(signal, EXITED_FLAG, 1);
+  Atomics.add(signal, MESSAGE_COUNTER, 1);
+  Atomics.notify(signal, MESSAGE_COUNTER);
+});
+
+function isResponse(value: unknown): value is Response {
+  return (
+    value instanceof Response ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Response).status === 'number' &&
+      typeof (value as Response).text === 'function' &&
+      typeof (value as Response).headers?.forEach === 'function')
+  );
+}
+
+async function toRawResponse(response: Response): Promise<SyncRawResponse> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body: await response.text(), url: response.url };
+}

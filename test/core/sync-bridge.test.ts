@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import {
+  APIError,
+  AuthenticationError,
+  InternalServerError,
+  isNotFoundError,
+  MdqError,
+  NotFoundError,
+  ReadTimeout,
+} from '../../src/core/errors.js';
+import { SyncBridge, type SyncRawResponse } from '../../src/core/sync/bridge.js';
+import type { HttpResponse } from '../../src/core/transport.js';
+import { startFaultServerThread } from '../support/fault-server.js';
+
+const targetModule = new URL('../support/sync-target.ts', import.meta.url).href;
+const bridges: SyncBridge[] = [];
+
+function sample(label = 'a', options: Record<string, unknown> = {}): SyncBridge {
+  const bridge = new SyncBridge({ module: targetModule, exportName: 'Sample', args: [label, options] });
+  bridges.push(bridge);
+  return bridge;
+}
+
+let sharedBridge: SyncBridge | undefined;
+/** One bridge reused by the tests that need no fresh instance: starting a worker under tsx is slow. */
+function shared(): SyncBridge {
+  sharedBridge ??= sample('first');
+  return sharedBridge;
+}
+
+function thrown(fn: () => unknown): Error & Record<string, unknown> {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof Error);
+    return error as Error & Record<string, unknown>;
+  }
+  assert.fail('expected a throw');
+}
+
+after(() => {
+  for (const bridge of bridges) bridge.close();
+});
+
+describe('SyncBridge', () => {
+  test('returns values synchronously, bigint intact', () => {
+    const bridge = shared();
+    assert.deepEqual(bridge.call('echo', [{ n: 1, d: new Date(0), list: [1, 'x'] }]), {
+      label: 'first',
+      value: { n: 1, d: new Date(0), list: [1, 'x'] },
+    });
+    const big = [2n ** 64n, 12345678901234567890n, -1n];
+    assert.equal(
+      bridge.call('sum', [big]),
+      big.reduce((a, b) => a + b, 0n),
+    );
+  });
+
+  test('really blocks: a timer scheduled before a slow call has not fired when it returns', () => {
+    const bridge = shared();
+    bridge.call('echo', [0]); // worker started and module loaded
+    let fired = false;
+    const timer = setTimeout(() => {
+      fired = true;
+    }, 0);
+    const started = Date.now();
+    const slept = bridge.call('sleep', [300]) as number;
+    assert.ok(slept >= 290, `slept ${slept} ms`);
+    assert.ok(Date.now() - started >= 290);
+    assert.equal(fired, false);
+    clearTimeout(timer);
+  });
+
+  test('an mdq error is rebuilt as the same class with every field', () => {
+    const error = thrown(() => shared().call('notFound', ['/v3/reference/tickers/NOPE']));
+    assert.ok(error instanceof NotFoundError);
+    assert.ok(error instanceof APIError);
+    assert.ok(error instanceof MdqError);
+    assert.ok(isNotFoundError(error));
+    assert.equal(error.name, 'NotFoundError');
+    assert.equal(error.code, 'MDQ_NOT_FOUND');
+    assert.equal(error.status, 404);
+    assert.equal(error.requestId, 'req-sync');
+    assert.equal(error.apiMessage, 'Ticker not found.');
+    assert.equal(error.path, '/v3/reference/tickers/NOPE');
+    assert.equal(error.attempts, 1);
+    assert.deepEqual(error.body, {
+      status: 'NOT_FOUND',
+      request_id: 'req-sync',
+      message: 'Ticker not found.',
+    });
+    assert.equal(
+      error.message,
+      new NotFoundError(404, { message: 'Ticker not found.' }, 'req-sync', '/v3/reference/tickers/NOPE')
+        .message,
+    );
+    assert.match(String(error.stack), /called synchronously from/);
+  });
+
+  test('a built-in error keeps its class', () => {
+    const error = thrown(() => shared().call('typeError', []));
+    assert.ok(error instanceof TypeError);
+    assert.equal(error.message, 'not a number');
+  });
+
+  test('an unknown method is an error, not a hang', () => {
+    const error = thrown(() => shared().call('noSuchMethod', []));
+    assert.ok(error instanceof TypeError);
+    assert.match(error.message, /noSuchMethod/);
+  });
+
+  test('an unknown export or module fails each call with an error', () => {
+    const bad = new SyncBridge({ module: targetModule, exportName: 'Missing', args: [] });
+    bridges.push(bad);
+    assert.match(thrown(() => bad.call('echo', [1])).message, /Missing/);
+    const gone = new SyncBridge({
+      module: new URL('./no-such-file.ts', import.meta.url).href,
+      exportName: 'X',
+      args: [],
+    });
+    bridges.push(gone);
+    assert.ok(thrown(() => gone.call('echo', [1])) instanceof Error);
+  });
+
+  test('an unhandled rejection in the worker answers the blocked call', () => {
+    const error = thrown(() => shared().call('unhandled', []));
+    assert.ok(error instanceof RangeError);
+    assert.equal(error.message, 'escaped');
+  });
+
+  test('a Response result arrives as a SyncRawResponse', () => {
+    const raw = shared().call('raw', []) as SyncRawResponse;
+    assert.equal(raw.status, 201);
+    assert.equal(raw.headers['x-request-id'], 'raw-1');
+    assert.equal(raw.body, '{"ok":true}');
+    assert.equal(typeof raw.url, 'string');
+  });
+
+  test('function options and arguments run on the calling thread, during the call', () => {
+    const lines: string[] = [];
+    const bridge = sample('logged', { logger: (line: string) => lines.push(line) });
+    assert.equal(bridge.call('log', [3]), 3);
+    assert.deepEqual(lines, ['logged line 0', 'logged line 1', 'logged line 2']);
+    const seen: number[] = [];
+    assert.equal(bridge.call('each', [[5, 6, 7], (n: number) => seen.push(n * 2)]), 3);
+    assert.deepEqual(seen, [10, 12, 14]);
+  });
+
+  test('arguments that cannot be cloned are refused with a clear error', () => {
+    const error = thrown(() => shared().call('echo', [{ nested: { fn: () => 1 } }]));
+    assert.ok(error instanceof MdqError);
+    assert.match(error.message, /cannot be passed/);
+  });
+
+  test('many bridges coexist, each with its own instance', () => {
+    const many = Array.from({ length: 3 }, (_, i) => sample(`b${i}`));
+    const labels = many.map((b, i) => (b.call('echo', [i]) as { label: string }).label);
+    assert.deepEqual(labels, ['b0', 'b1', 'b2']);
+    assert.deepEqual(
+      many.map((b, i) => (b.call('echo', [i * 10]) as { value: number }).value),
+      [0, 10, 20],
+    );
+  });
+
+  test('close() closes the instance; later calls fail; closing twice is harmless', () => {
+    const bridge = new SyncBridge({ module: targetModule, exportName: 'Sample', args: ['c'] });
+    assert.equal((bridge.call('echo', [1]) as { label: string }).label, 'c');
+    bridge.close();
+    bridge.close();
+    const error = thrown(() => bridge.call('echo', [2]));
+    assert.ok(error instanceof MdqError);
+    assert.match(error.message, /closed/);
+  });
+});
+
+describe('SyncBridge with a Transport in the worker', () => {
+  const KEY = 'sync-key-00112233';
+
+  test('GETs over loopback, with typed errors and retries as in async code', async () => {
+    // The server runs in its own thread: the main thread is blocked during each sync call.
+    const server = await startFaultServerThread([
+      { kind: 'echo' },
+      { status: 503 },
+      { kind: 'echo' },
+      { status: 401, body: { status: 'ERROR', request_id: 'r401', error: 'Unknown API Key' } },
+      { kind: 'stall' },
+    ]);
+    try {
+      const bridge = new SyncBridge({
+        module: targetModule,
+        exportName: 'TransportHost',
+        args: [KEY, { baseUrl: server.url, maxRetries: 1, readTimeout: 0.3 }],
+      });
+      bridges.push(bridge);
+      const first = bridge.call('get', ['/v3/trades/AAPL?limit=2']) as HttpResponse;
+      assert.equal(first.status, 200);
+      const seen = JSON.parse(first.body) as { url: string; headers: Record<string, string> };
+      assert.equal(seen.url, '/v3/trades/AAPL?limit=2');
+      assert.equal(seen.headers.authorization, `Bearer ${KEY}`);
+
+      // 503 then success: retried inside the worker.
+      assert.equal((bridge.call('get', ['/retry']) as HttpResponse).status, 200);
+
+      const auth = thrown(() => bridge.call('get', ['/v3/secret']));
+      assert.ok(auth instanceof AuthenticationError);
+      assert.equal(auth.status, 401);
+      assert.equal(auth.requestId, 'r401');
+      assert.ok(!auth.message.includes(KEY));
+
+      const slow = thrown(() => bridge.call('get', ['/stalled']));
+      assert.ok(slow instanceof ReadTimeout, `${slow.name}: ${slow.message}`);
+      assert.equal(slow.attempts, 2);
+      assert.ok(!(slow instanceof InternalServerError));
+
+      const requests = await server.requests();
+      assert.deepEqual(
+        requests.map((r) => r.url),
+        ['/v3/trades/AAPL?limit=2', '/retry', '/retry', '/v3/secret', '/stalled', '/stalled'],
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
