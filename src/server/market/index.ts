@@ -1,6 +1,14 @@
 /** The server's query layer over the store: bars, daily sessions, last values and "now". */
 export { type Bar, type BarPage, type BarQuery, queryBars } from './bars.js';
-export { lastQuote, lastTrade, normaliseLists } from './last.js';
+export {
+  type BarQuote,
+  firstDataTime,
+  lastBarClose,
+  lastQuote,
+  lastQuoteBar,
+  lastTrade,
+  normaliseLists,
+} from './last.js';
 export { latestDataTime } from './now.js';
 export {
   type DailyOptions,

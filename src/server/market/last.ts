@@ -37,3 +37,58 @@ export function normaliseLists<T>(row: T): T {
   }
   return out as T;
 }
+
+/** The latest bid/ask from quote bars (their closing quote), for pairs whose quotes are stored as bars. */
+export interface BarQuote {
+  /** End of the bar (Unix ms): when its closing quote was current. */
+  t: number;
+  bid: number;
+  ask: number;
+}
+
+const RESOLUTION_MS = `CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000
+  WHEN 'hour' THEN 3600000 ELSE 86400000 END`;
+
+/**
+ * The closing quote of the latest quote bar of `ticker` ending at or before `atMs` (finest resolution
+ * first when several end together), or undefined.
+ */
+export async function lastQuoteBar(
+  store: Store,
+  ticker: string,
+  atMs: number,
+): Promise<BarQuote | undefined> {
+  const rows = await store.all<BarQuote>(
+    `SELECT (t + ${RESOLUTION_MS} - 1)::DOUBLE AS t, bid_c AS bid, ask_c AS ask FROM quote_bars
+      WHERE ticker = $1 AND bid_c IS NOT NULL AND ask_c IS NOT NULL AND t + ${RESOLUTION_MS} - 1 <= $2
+      ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
+    [ticker, BigInt(Math.floor(atMs))],
+  );
+  return rows[0];
+}
+
+/** The closing price of the latest trade bar of `ticker` ending at or before `atMs`, or undefined. */
+export async function lastBarClose(
+  store: Store,
+  ticker: string,
+  atMs: number,
+): Promise<{ t: number; price: number } | undefined> {
+  const rows = await store.all<{ t: number; price: number }>(
+    `SELECT (t + ${RESOLUTION_MS} - 1)::DOUBLE AS t, c AS price FROM bars
+      WHERE ticker = $1 AND t + ${RESOLUTION_MS} - 1 <= $2
+      ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
+    [ticker, BigInt(Math.floor(atMs))],
+  );
+  return rows[0];
+}
+
+/** The first instant (Unix ms) with data for `ticker` (ticks or bars), or undefined. */
+export async function firstDataTime(store: Store, ticker: string): Promise<number | undefined> {
+  const rows = await store.all<{ t: number | null }>(
+    `SELECT least((SELECT min(t) FROM bars WHERE ticker = $1),
+                  (SELECT min(sip_timestamp) // 1000000 FROM trades WHERE ticker = $1))::DOUBLE AS t`,
+    [ticker],
+  );
+  const t = rows[0]?.t;
+  return t === null || t === undefined ? undefined : t;
+}

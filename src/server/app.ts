@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { isInvalidParameterError } from '../core/errors.js';
+import { apiKeyAuth } from './auth.js';
+import type { ServerContext } from './context.js';
+import { type AppEnv, errorBody, HttpProblem, sendJson } from './http.js';
+import { routeModules } from './routes/index.js';
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /**
+   * Accepted API keys. Empty or absent: any non-empty key is accepted.
+   * @default []
+   */
+  apiKeys?: readonly string[];
+}
+
+/** A request id as the service writes them: 32 hex characters. */
+export function newRequestId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * The server's Hono app: request ids (`request_id` in bodies, `X-Request-ID` header), API-key checks,
+ * every route module, and errors answered in the service's JSON shape (400 for malformed parameters,
+ * 401/403/404/429 for refusals, 500 for anything unexpected, without internals).
+ */
+export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    const id = newRequestId();
+    c.set('requestId', id);
+    c.header('X-Request-ID', id);
+    await next();
+  });
+  app.use('*', apiKeyAuth(options.apiKeys));
+  for (const mount of routeModules) mount(app, ctx);
+  app.notFound((c) => {
+    const id = c.get('requestId') ?? newRequestId();
+    c.header('X-Request-ID', id);
+    return sendJson(c, errorBody(404, id, 'Not found: no such endpoint.'), 404);
+  });
+  app.onError((err, c) => {
+    const id = c.get('requestId') ?? newRequestId();
+    c.header('X-Request-ID', id);
+    if (err instanceof HttpProblem)
+      return sendJson(c, errorBody(err.httpStatus, id, err.message), err.httpStatus);
+    if (isInvalidParameterError(err)) return sendJson(c, errorBody(400, id, err.message), 400);
+    ctx.log(`error ${c.req.method} ${c.req.path}: ${err instanceof Error ? err.message : String(err)}`);
+    return sendJson(c, errorBody(500, id, 'Internal server error.'), 500);
+  });
+  return app;
+}

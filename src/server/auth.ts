@@ -1,0 +1,36 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { type AppEnv, HttpProblem } from './http.js';
+
+const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+
+/** The key a request carries: `Authorization: Bearer <key>` first, else the `apiKey` query parameter. */
+export function requestKey(authorization: string | undefined, url: string): string | undefined {
+  if (authorization !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (m?.[1]) return m[1];
+  }
+  const q = url.indexOf('?');
+  if (q < 0 || !url.includes('apiKey=', q)) return undefined;
+  return new URLSearchParams(url.slice(q + 1)).get('apiKey') || undefined;
+}
+
+/**
+ * Checks the API key of every request. With `keys`, a key must equal one of them (compared in constant
+ * time over equal-length digests, every key checked); without, any non-empty key is accepted. A missing
+ * or unknown key is answered 401 in the service's shape. The key is never logged.
+ */
+export function apiKeyAuth(keys: readonly string[] | undefined): MiddlewareHandler<AppEnv> {
+  const digests = (keys ?? []).map(digest);
+  return async (c, next) => {
+    const key = requestKey(c.req.header('authorization'), c.req.url);
+    if (key === undefined) throw new HttpProblem(401, 'API Key was not provided');
+    if (digests.length > 0) {
+      const d = digest(key);
+      let ok = false;
+      for (const k of digests) ok = timingSafeEqual(d, k) || ok;
+      if (!ok) throw new HttpProblem(401, 'Unknown API Key');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The local market-data server (`mdq/server`): answers the service's REST paths from a DuckDB store.
+ */
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { NEW_YORK, startOfDay } from '../dates/time-zone.js';
+import { createApp } from './app.js';
+import type { ServerContext } from './context.js';
+import { latestDataTime } from './market/now.js';
+import { defaultDbPath } from './store/default-db-path.js';
+import { Store } from './store/store.js';
+
+export { type AppOptions, createApp } from './app.js';
+export type { ServerContext } from './context.js';
+export { Store } from './store/store.js';
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /**
+   * Database file to serve (opened read-only when it exists). Ignored when `store` is given.
+   * @default defaultDbPath() — `$MDQ_DB`, else `~/.local/share/mdq/mdq.duckdb`
+   */
+  db?: string;
+  /** An open store to serve; the caller keeps ownership (`close()` leaves it open). */
+  store?: Store;
+  /**
+   * Interface to bind. Anything but loopback requires `apiKeys`.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * TCP port; 0 picks a free one (read it from the result).
+   * @default 8765
+   */
+  port?: number;
+  /**
+   * Accepted API keys. Without any, every non-empty key is accepted (loopback only).
+   * @default []
+   */
+  apiKeys?: readonly string[];
+  /**
+   * "Now" for last values, previous close and snapshots: Unix ms, an ISO timestamp, or a `YYYY-MM-DD`
+   * date (meaning the end of that day in New York).
+   * @default the latest data time in the store
+   */
+  now?: number | string;
+  /**
+   * Where log lines go (start-up, unexpected errors). Never given an API key.
+   * @default console.error
+   */
+  log?: (line: string) => void;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** `http://host:port`, without a trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  readonly store: Store;
+  /** Stops accepting connections, ends idle ones, and closes the store when the server opened it. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost|\[::1\])$/i;
+
+/** True for a loopback host name or address. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+/**
+ * Opens an existing store read-only (several servers and test processes may share it), falling back
+ * to read-write when it needs creating or migrating.
+ */
+async function openStore(path: string): Promise<Store> {
+  if (existsSync(path)) {
+    try {
+      return await Store.open(path, { readOnly: true });
+    } catch {
+      // An older schema version: the read-write open below migrates it.
+    }
+  }
+  return Store.open(path);
+}
+
+/** Resolves the `now` option into Unix ms. */
+export function parseNow(now: number | string): number {
+  if (typeof now === 'number' && Number.isFinite(now)) return now;
+  if (typeof now === 'string') {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(now)) {
+      const next = new Date(`${now}T00:00:00Z`);
+      if (!Number.isNaN(next.getTime())) {
+        next.setUTCDate(next.getUTCDate() + 1);
+        return startOfDay(next.toISOString().slice(0, 10), NEW_YORK) - 1;
+      }
+    } else if (/^\d+$/.test(now)) return Number(now);
+    else {
+      const ms = Date.parse(now);
+      if (!Number.isNaN(ms)) return ms;
+    }
+  }
+  throw new Error(`Invalid now: ${String(now)}; expected Unix ms, an ISO timestamp or YYYY-MM-DD`);
+}
+
+/**
+ * Starts the server.
+ *
+ * @throws Error when binding a non-loopback host without `apiKeys`, or when the port is taken.
+ * @example
+ * const server = await startServer({ db: 'market.duckdb', port: 0 });
+ * console.log(server.url); // http://127.0.0.1:54321
+ * await server.close();
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const keys = (options.apiKeys ?? []).filter((k) => k !== '');
+  if (!isLoopback(host) && keys.length === 0) {
+    throw new Error(`Binding ${host} (not loopback) requires at least one API key (--api-key)`);
+  }
+  const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
+  const log = options.log ?? ((line: string) => console.error(line));
+  const owned = options.store === undefined;
+  const store = options.store ?? (await openStore(options.db ?? defaultDbPath()));
+  try {
+    const latest = fixedNow ?? (await latestDataTime(store)) ?? Date.now();
+    const ctx: ServerContext = { store, now: async () => latest, log };
+    const app = createApp(ctx, { apiKeys: keys });
+    const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8765 });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+    log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
+    if (keys.length === 0) log('no API key configured: any non-empty key is accepted');
+    let closed: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      store,
+      close() {
+        closed ??= new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        }).then(() => {
+          if (owned) store.close();
+        });
+        return closed;
+      },
+    };
+  } catch (e) {
+    if (owned) store.close();
+    throw e;
+  }
+}

@@ -1,0 +1,195 @@
+import type { Context, Hono } from 'hono';
+import { NEW_YORK } from '../../dates/time-zone.js';
+import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
+import type { ServerContext } from '../context.js';
+import { nextUrl, pathSegment } from '../cursor.js';
+import { type AppEnv, badRequest, notFound, originOf, sendJson } from '../http.js';
+import {
+  type Bar,
+  dailyBar,
+  extendedHours,
+  marketTimeZone,
+  previousSessionBar,
+  queryBars,
+} from '../market/index.js';
+import type { BarTimespan } from '../market/windows.js';
+import { dayStartMs, parseRequest, routePattern } from '../validate.js';
+
+const HOUR = 3_600_000;
+
+/** `results` key omitted when empty, as the service does for aggregates without data. */
+const withResults = (results: readonly unknown[]) => (results.length > 0 ? { results } : {});
+
+/** Aggregates: custom range bars, grouped daily, previous close, daily open/close. */
+export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  const range = aggregateBars();
+  app.get(routePattern(range), async (c) => {
+    const req = parseRequest(range, c);
+    const ticker = req.values.get('ticker') as string;
+    const tz = marketTimeZone(ticker);
+    const fromMs = boundMs(req.values.get('from'), tz, 'start');
+    const toMs = boundMs(req.values.get('to'), tz, 'end');
+    if (fromMs > toMs) throw badRequest("The 'from' date must be on or before the 'to' date.");
+    const multiplier = req.values.get('multiplier') as number;
+    const timespan = req.values.get('timespan') as BarTimespan;
+    const index = ticker.startsWith('I:');
+    const adjusted = !index && req.values.get('adjusted') !== false;
+    const sort = req.values.get('sort') === 'desc' ? 'desc' : 'asc';
+    const limit = req.values.get('limit') as number;
+    const page = await queryBars(ctx.store, {
+      ticker,
+      multiplier,
+      timespan,
+      fromMs,
+      toMs,
+      adjusted,
+      sort,
+      limit,
+    });
+    const results = page.bars.map((b) => barJson(b, index));
+    let next: string | undefined;
+    if (page.nextFromMs !== undefined || page.nextToMs !== undefined) {
+      const from = page.nextFromMs !== undefined ? String(page.nextFromMs) : c.req.param('from');
+      const to = page.nextToMs !== undefined ? String(page.nextToMs) : c.req.param('to');
+      const path = `/v2/aggs/ticker/${pathSegment(ticker)}/range/${multiplier}/${timespan}/${from}/${to}`;
+      const cursor: Record<string, string> = { limit: String(limit), sort };
+      if (!index) cursor.adjusted = String(adjusted);
+      next = nextUrl(originOf(c), path, cursor);
+    }
+    return sendJson(c, {
+      ticker,
+      queryCount: page.queryCount,
+      resultsCount: results.length,
+      ...(index ? {} : { adjusted }),
+      ...withResults(results),
+      status: 'OK',
+      request_id: c.get('requestId'),
+      count: results.length,
+      ...(next !== undefined && { next_url: next }),
+    });
+  });
+
+  const prev = previousClose();
+  app.get(routePattern(prev), async (c) => {
+    const req = parseRequest(prev, c);
+    const ticker = req.values.get('ticker') as string;
+    const index = ticker.startsWith('I:');
+    const adjusted = !index && req.values.get('adjusted') !== false;
+    const session = await previousSessionBar(ctx.store, ticker, await ctx.now(), { adjusted });
+    const results = session
+      ? [{ T: ticker, ...barJson({ ...session.bar, t: sessionEnd(ticker, session.date) }, index) }]
+      : [];
+    return sendJson(c, {
+      ticker,
+      queryCount: results.length,
+      resultsCount: results.length,
+      ...(index ? {} : { adjusted }),
+      ...withResults(results),
+      status: 'OK',
+      request_id: c.get('requestId'),
+      count: results.length,
+    });
+  });
+
+  for (const market of ['us/market/stocks', 'global/market/fx', 'global/market/crypto'] as const) {
+    const op = groupedDaily(market);
+    app.get(routePattern(op), async (c) => {
+      const req = parseRequest(op, c);
+      const date = (req.values.get('date') as { date: string }).date;
+      const adjusted = req.values.get('adjusted') !== false;
+      const prefix = market === 'global/market/fx' ? 'C:' : market === 'global/market/crypto' ? 'X:' : '';
+      const tz = prefix === '' ? NEW_YORK : 'UTC';
+      const tickers = await tickersWithData(ctx, prefix, dayStartMs(date, tz, 0), dayStartMs(date, tz, 1));
+      const results: Record<string, unknown>[] = [];
+      for (const ticker of tickers) {
+        const bar = await dailyBar(ctx.store, ticker, date, { adjusted });
+        if (bar) results.push({ T: ticker, ...barJson({ ...bar, t: sessionEnd(ticker, date) }, false) });
+      }
+      return sendJson(c, {
+        queryCount: results.length,
+        resultsCount: results.length,
+        adjusted,
+        ...withResults(results),
+        status: 'OK',
+        request_id: c.get('requestId'),
+        count: results.length,
+      });
+    });
+  }
+
+  const openClose = dailyOpenClose();
+  app.get(routePattern(openClose), async (c) => openCloseResponse(c, ctx, parseRequest(openClose, c).values));
+}
+
+async function openCloseResponse(
+  c: Context<AppEnv>,
+  ctx: ServerContext,
+  values: ReadonlyMap<string, unknown>,
+): Promise<Response> {
+  const ticker = values.get('ticker') as string;
+  const date = (values.get('date') as { date: string }).date;
+  const index = ticker.startsWith('I:');
+  const adjusted = !index && values.get('adjusted') !== false;
+  const bar = await dailyBar(ctx.store, ticker, date, { adjusted });
+  if (!bar) throw notFound();
+  const extended =
+    marketTimeZone(ticker) === NEW_YORK ? await extendedHours(ctx.store, ticker, date, { adjusted }) : {};
+  return sendJson(c, {
+    status: 'OK',
+    from: date,
+    symbol: ticker,
+    open: bar.o,
+    high: bar.h,
+    low: bar.l,
+    close: bar.c,
+    ...(index ? {} : { volume: bar.v }),
+    ...(extended.afterHours !== undefined && { afterHours: extended.afterHours }),
+    ...(extended.preMarket !== undefined && { preMarket: extended.preMarket }),
+  });
+}
+
+/** A bar in the service's key order; indices carry no volume, vw or count. */
+function barJson(b: Bar, index: boolean): Record<string, number> {
+  if (index) return { o: b.o, h: b.h, l: b.l, c: b.c, t: b.t };
+  const out: Record<string, number> = { v: b.v };
+  if (b.vw !== undefined) out.vw = b.vw;
+  Object.assign(out, { o: b.o, c: b.c, h: b.h, l: b.l, t: b.t });
+  if (b.n !== undefined) out.n = b.n;
+  return out;
+}
+
+/**
+ * The end of a session, which grouped daily and previous close stamp their bars with: 16:00 New York
+ * for US markets, the next midnight UTC for forex and crypto.
+ */
+function sessionEnd(ticker: string, date: string): number {
+  const tz = marketTimeZone(ticker);
+  return tz === NEW_YORK ? dayStartMs(date, tz, 0) + 16 * HOUR : dayStartMs(date, tz, 1);
+}
+
+/**
+ * A `from`/`to` path value in Unix ms: a date is its first (`start`) or last (`end`) millisecond in the
+ * market's time zone, so that `to` includes its whole day.
+ */
+function boundMs(value: unknown, tz: string, side: 'start' | 'end'): number {
+  const v = value as { date: string } | { ms: number };
+  if ('ms' in v) return v.ms;
+  return side === 'start' ? dayStartMs(v.date, tz, 0) : dayStartMs(v.date, tz, 1) - 1;
+}
+
+/** Tickers of one market (by prefix; '' for US stocks) with any data in `[startMs, endMs)`. */
+async function tickersWithData(
+  ctx: ServerContext,
+  prefix: string,
+  startMs: number,
+  endMs: number,
+): Promise<string[]> {
+  const match = prefix === '' ? "ticker NOT SIMILAR TO '[A-Z]:.*'" : 'starts_with(ticker, $3)';
+  const rows = await ctx.store.all<{ ticker: string }>(
+    `SELECT ticker FROM bars WHERE t >= $1 AND t < $2 AND ${match}
+     UNION SELECT ticker FROM trades WHERE sip_timestamp >= $1 * 1000000 AND sip_timestamp < $2 * 1000000 AND ${match}
+     ORDER BY ticker`,
+    prefix === '' ? [BigInt(startMs), BigInt(endMs)] : [BigInt(startMs), BigInt(endMs), prefix],
+  );
+  return rows.map((r) => r.ticker);
+}

@@ -1,0 +1,225 @@
+import type { Context, Hono } from 'hono';
+import type { OperationSpec } from '../../core/operation.js';
+import { cryptoDailyOpenClose } from '../../operations/aggregates.js';
+import { currencyConversion, lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
+import { historicTicks } from '../../operations/trades-quotes.js';
+import type { ServerContext } from '../context.js';
+import { type AppEnv, notFound, sendJson } from '../http.js';
+import type { QuoteRow, TradeRow } from '../ingest/rows.js';
+import {
+  dailyBar,
+  lastBarClose,
+  lastQuote,
+  lastQuoteBar,
+  lastTrade,
+  normaliseLists,
+} from '../market/index.js';
+import type { SqlValue } from '../store/store.js';
+import { dayStartNs, parseRequest, routePattern } from '../validate.js';
+
+/** Coinbase's id in the service's crypto exchange list: the vendor of the stored crypto data. */
+const COINBASE = 1;
+
+/** A forex quote as the v1 endpoints write it (`timestamp` in ms). */
+interface ForexLast {
+  ask: number;
+  bid: number;
+  exchange?: number;
+  timestamp: number;
+}
+
+/**
+ * The latest quote of a currency pair (`C:EURUSD`) at or before `atMs`: the last quote tick, or the
+ * closing quote of the last quote bar when that is more recent (most pairs are stored as bars only).
+ */
+async function latestForexQuote(
+  ctx: ServerContext,
+  ticker: string,
+  atMs: number,
+): Promise<ForexLast | undefined> {
+  const [tick, bar] = await Promise.all([
+    lastQuote(ctx.store, ticker, atMs),
+    lastQuoteBar(ctx.store, ticker, atMs),
+  ]);
+  const tickMs = tick ? Number(tick.sip_timestamp / 1_000_000n) : -Infinity;
+  if (tick && tick.bid_price !== null && tick.ask_price !== null && (!bar || tickMs >= bar.t)) {
+    const out: ForexLast = { ask: tick.ask_price, bid: tick.bid_price, timestamp: tickMs };
+    const exchange = tick.bid_exchange ?? tick.ask_exchange;
+    if (exchange !== null) out.exchange = exchange;
+    return out;
+  }
+  return bar ? { ask: bar.ask, bid: bar.bid, timestamp: bar.t } : undefined;
+}
+
+const pairOf = (c: Context<AppEnv>, op: OperationSpec) => {
+  const values = parseRequest(op, c).values;
+  return { values, from: values.get('from') as string, to: values.get('to') as string };
+};
+
+/** v1 forex and crypto: last quote, last trade, conversion, historic ticks, crypto daily open/close. */
+export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  app.get(routePattern(lastForexQuote), async (c) => {
+    const { from, to } = pairOf(c, lastForexQuote);
+    const last = await latestForexQuote(ctx, `C:${from}${to}`, await ctx.now());
+    if (!last) throw notFound();
+    return sendJson(c, { last, request_id: c.get('requestId'), status: 'success', symbol: `${from}/${to}` });
+  });
+
+  app.get(routePattern(lastCryptoTrade), async (c) => {
+    const { from, to } = pairOf(c, lastCryptoTrade);
+    const ticker = `X:${from}${to}`;
+    const now = await ctx.now();
+    const trade = await lastTrade(ctx.store, ticker, now);
+    let last: Record<string, unknown>;
+    if (trade) {
+      const r = normaliseLists(trade);
+      last = {
+        conditions: r.conditions ?? [],
+        exchange: r.exchange ?? COINBASE,
+        price: r.price,
+        size: r.size,
+        timestamp: Number(r.sip_timestamp / 1_000_000n),
+      };
+    } else {
+      // Without trade ticks the last trade is approximated by the close of the latest bar; its size is
+      // unknown and reported as 0.
+      const bar = await lastBarClose(ctx.store, ticker, now);
+      if (!bar) throw notFound();
+      last = { conditions: [], exchange: COINBASE, price: bar.price, size: 0, timestamp: bar.t };
+    }
+    return sendJson(c, { last, request_id: c.get('requestId'), status: 'success', symbol: `${from}-${to}` });
+  });
+
+  app.get(routePattern(currencyConversion), async (c) => {
+    const { values, from, to } = pairOf(c, currencyConversion);
+    const amount = (values.get('amount') as number | undefined) ?? 1;
+    const precision = Math.min((values.get('precision') as number | undefined) ?? 2, 4);
+    const now = await ctx.now();
+    // The direct pair's bid, else the inverse pair's (1 / bid), as the service's recorded answers do.
+    let quote = await latestForexQuote(ctx, `C:${from}${to}`, now);
+    let symbol = `${from}/${to}`;
+    let rate = quote?.bid;
+    if (!quote) {
+      quote = await latestForexQuote(ctx, `C:${to}${from}`, now);
+      symbol = `${to}/${from}`;
+      rate = quote && quote.bid !== 0 ? 1 / quote.bid : undefined;
+    }
+    if (!quote || rate === undefined) throw notFound();
+    const scale = 10 ** precision;
+    return sendJson(c, {
+      converted: Math.round(amount * rate * scale) / scale,
+      from,
+      initialAmount: amount,
+      last: quote,
+      request_id: c.get('requestId'),
+      status: 'success',
+      symbol,
+      to,
+    });
+  });
+
+  const forexTicks = historicTicks('forex');
+  app.get(routePattern(forexTicks), async (c) => {
+    const started = performance.now();
+    const { values, from, to } = pairOf(c, forexTicks);
+    const date = (values.get('date') as { date: string }).date;
+    const rows = await historicRows<QuoteRow>(ctx, 'quotes', `C:${from}${to}`, date, values);
+    const ticks = rows.map((r) => {
+      const tick: Record<string, unknown> = {};
+      if (r.ask_price !== null) tick.a = r.ask_price;
+      if (r.bid_price !== null) tick.b = r.bid_price;
+      const exchange = r.bid_exchange ?? r.ask_exchange;
+      if (exchange !== null) tick.x = exchange;
+      tick.t = Number(r.sip_timestamp / 1_000_000n);
+      return tick;
+    });
+    return sendJson(c, {
+      day: date,
+      map: { a: 'ask', b: 'bid', t: 'timestamp', x: 'exchange' },
+      msLatency: Math.round(performance.now() - started),
+      pair: `${from}/${to}`,
+      status: 'success',
+      ticks,
+      type: 'forex',
+    });
+  });
+
+  const cryptoTicks = historicTicks('crypto');
+  app.get(routePattern(cryptoTicks), async (c) => {
+    const started = performance.now();
+    const { values, from, to } = pairOf(c, cryptoTicks);
+    const date = (values.get('date') as { date: string }).date;
+    const rows = await historicRows<TradeRow>(ctx, 'trades', `X:${from}${to}`, date, values);
+    return sendJson(c, {
+      day: date,
+      map: { c: 'conditions', i: 'id', p: 'price', s: 'size', t: 'timestamp', x: 'exchange' },
+      msLatency: Math.round(performance.now() - started),
+      status: 'success',
+      symbol: `${from}-${to}`,
+      ticks: rows.map(cryptoTradeJson),
+      type: 'crypto',
+    });
+  });
+
+  app.get(routePattern(cryptoDailyOpenClose), async (c) => {
+    const { values, from, to } = pairOf(c, cryptoDailyOpenClose);
+    const ticker = `X:${from}${to}`;
+    const date = (values.get('date') as { date: string }).date;
+    const bar = await dailyBar(ctx.store, ticker, date, { adjusted: values.get('adjusted') !== false });
+    if (!bar) throw notFound();
+    const day = (offset: number, order: 'ASC' | 'DESC') =>
+      ctx.store.all<TradeRow>(
+        `SELECT * FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
+          ORDER BY sip_timestamp ${order}, sequence_number ${order} LIMIT 2`,
+        [ticker, dayStartNs(date, 'UTC', 0), dayStartNs(date, 'UTC', 1 + offset)],
+      );
+    const [first, last] = await Promise.all([day(0, 'ASC'), day(0, 'DESC')]);
+    return sendJson(c, {
+      symbol: `${from}-${to}`,
+      isUTC: true,
+      day: `${date}T00:00:00.000Z`,
+      open: bar.o,
+      close: bar.c,
+      openTrades: first.map(cryptoTradeJson),
+      closingTrades: last.reverse().map(cryptoTradeJson),
+    });
+  });
+}
+
+function cryptoTradeJson(row: TradeRow): Record<string, unknown> {
+  const r = normaliseLists(row);
+  const out: Record<string, unknown> = {
+    p: r.price,
+    s: r.size,
+    x: r.exchange ?? COINBASE,
+    c: r.conditions ?? [],
+    t: Number(r.sip_timestamp / 1_000_000n),
+  };
+  if (r.id !== null) out.i = r.id;
+  return out;
+}
+
+/** Ticks of one UTC day after the `offset` (ms), oldest first, at most `limit`. */
+function historicRows<T>(
+  ctx: ServerContext,
+  table: 'quotes' | 'trades',
+  ticker: string,
+  date: string,
+  values: ReadonlyMap<string, unknown>,
+): Promise<T[]> {
+  const offset = values.get('offset') as number | undefined;
+  const limit = (values.get('limit') as number | undefined) ?? 100;
+  const params: SqlValue[] = [ticker, dayStartNs(date, 'UTC', 0), dayStartNs(date, 'UTC', 1)];
+  let extra = '';
+  if (offset !== undefined) {
+    // The offset is the `t` (ms) of the last tick seen: resume after that millisecond.
+    params.push((BigInt(offset) + 1n) * 1_000_000n);
+    extra = ` AND sip_timestamp >= $${params.length}`;
+  }
+  params.push(BigInt(limit));
+  return ctx.store.all<T>(
+    `SELECT * FROM ${table} WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3${extra}
+      ORDER BY sip_timestamp, sequence_number LIMIT $${params.length}`,
+    params,
+  );
+}
