@@ -1,0 +1,202 @@
+import type { Context, Hono } from 'hono';
+import type { TickerPrefix } from '../../core/operation.js';
+import { decodeParam } from '../../core/wire-values.js';
+import {
+  cryptoBook,
+  gainersAndLosers,
+  indicesSnapshot,
+  snapshotAll,
+  snapshotTicker,
+} from '../../operations/snapshots.js';
+import type { ServerContext } from '../context.js';
+import { type AppEnv, notFound, sendJson } from '../http.js';
+import { pageOffset, withNextUrl } from '../listing/offset-page.js';
+import { plain, Where } from '../listing/where.js';
+import { indexSnapshot } from '../snapshots/index-snapshot.js';
+import { latestQuoteBars } from '../snapshots/latest-bars.js';
+import { CRYPTO_EXCHANGE_ID, type V2Market, type V2Snapshot, v2Snapshot } from '../snapshots/v2-snapshot.js';
+import type { Store } from '../store/store.js';
+import { parseRequest, routePattern } from '../validate.js';
+
+/** Each v2 market: its path segment, the store's market name and the ticker prefix. */
+const MARKETS: readonly {
+  market: V2Market;
+  path: 'us/markets/stocks' | 'global/markets/forex' | 'global/markets/crypto';
+  store: string;
+  prefix: TickerPrefix | '';
+}[] = [
+  { market: 'stocks', path: 'us/markets/stocks', store: 'stocks', prefix: '' },
+  { market: 'forex', path: 'global/markets/forex', store: 'fx', prefix: 'C:' },
+  { market: 'crypto', path: 'global/markets/crypto', store: 'crypto', prefix: 'X:' },
+];
+
+/** Gainers and losers list this many tickers. */
+const MOVERS = 20;
+/** Stocks need this session volume to rank as a gainer or loser (the service's rule). */
+const MOVER_MIN_VOLUME = 10_000;
+
+/** A ticker with its market prefix: the prefix is optional in requests, as the client adds it anyway. */
+function withPrefix(ticker: string, prefix: TickerPrefix | ''): string {
+  return prefix === '' || /^[A-Z]:/i.test(ticker) ? ticker : `${prefix}${ticker}`;
+}
+
+/** The tickers of a market that the store knows, in ticker order; only `wanted` ones when given. */
+async function marketTickers(store: Store, market: string, wanted?: readonly string[]): Promise<string[]> {
+  if (wanted) {
+    const rows = await store.all<{ ticker: string }>(
+      'SELECT ticker FROM tickers WHERE market = $1 AND ticker IN (SELECT unnest(string_split($2, chr(31))))',
+      [market, wanted.join('\u001f')],
+    );
+    const known = new Set(rows.map((r) => r.ticker));
+    return [...new Set(wanted)].filter((t) => known.has(t));
+  }
+  const rows = await store.all<{ ticker: string }>(
+    'SELECT ticker FROM tickers WHERE market = $1 AND active ORDER BY ticker',
+    [market],
+  );
+  return rows.map((r) => r.ticker);
+}
+
+/**
+ * The `tickers` query list: comma-separated, repeated keys (`tickers=A&tickers=B`, how the official JS
+ * client sends arrays), or both; each item checked as the declaration's list type.
+ */
+function requestedTickers(
+  c: Context<AppEnv>,
+  op: ReturnType<typeof snapshotAll>,
+  prefix: TickerPrefix | '',
+): string[] | undefined {
+  const param = op.params.find((p) => p.wire === 'tickers');
+  const raw = new URL(c.req.url).searchParams.getAll('tickers').filter((s) => s.trim() !== '');
+  if (!param || raw.length === 0) return undefined;
+  return (decodeParam(param, raw.join(',')) as string[]).map((t) => withPrefix(t, prefix));
+}
+
+async function snapshotsOf(
+  store: Store,
+  list: readonly string[],
+  market: V2Market,
+  nowMs: number,
+): Promise<V2Snapshot[]> {
+  const out: V2Snapshot[] = [];
+  for (const t of list) out.push(await v2Snapshot(store, t, market, nowMs));
+  return out;
+}
+
+/**
+ * v2 snapshots of stocks, forex and crypto (one ticker, all or listed tickers, gainers and losers), the
+ * crypto level-2 book, and the v3 indices snapshot.
+ */
+export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  for (const m of MARKETS) {
+    const all = snapshotAll(m.path);
+    const one = snapshotTicker(m.path);
+    const movers = gainersAndLosers(m.path);
+
+    app.get(routePattern(all), async (c) => {
+      parseRequest(all, c);
+      const list = await marketTickers(ctx.store, m.store, requestedTickers(c, all, m.prefix));
+      const snaps = await snapshotsOf(ctx.store, list, m.market, await ctx.now());
+      return sendJson(c, { count: snaps.length, status: 'OK', tickers: snaps.map((s) => s.body) });
+    });
+
+    if (m.market === 'crypto') {
+      app.get(routePattern(cryptoBook), async (c) => {
+        const { values } = parseRequest(cryptoBook, c);
+        const ticker = withPrefix(String(values.get('ticker')), 'X:');
+        if ((await marketTickers(ctx.store, 'crypto', [ticker])).length === 0)
+          throw notFound('Ticker not found.');
+        return sendJson(c, { data: await bookOf(ctx.store, ticker, await ctx.now()), status: 'OK' });
+      });
+    }
+
+    app.get(routePattern(one), async (c) => {
+      const { values } = parseRequest(one, c);
+      const ticker = withPrefix(String(values.get('ticker')), m.prefix);
+      if ((await marketTickers(ctx.store, m.store, [ticker])).length === 0)
+        throw notFound('Ticker not found.');
+      const snap = await v2Snapshot(ctx.store, ticker, m.market, await ctx.now());
+      return sendJson(c, { request_id: c.get('requestId'), status: 'OK', ticker: snap.body });
+    });
+
+    app.get(routePattern(movers), async (c) => {
+      const { values } = parseRequest(movers, c);
+      const gainers = values.get('direction') === 'gainers';
+      const list = await marketTickers(ctx.store, m.store);
+      const snaps = (await snapshotsOf(ctx.store, list, m.market, await ctx.now()))
+        .filter((s) => s.ranked && (m.market !== 'stocks' || s.volume >= MOVER_MIN_VOLUME))
+        .filter((s) => (gainers ? s.changePerc > 0 : s.changePerc < 0))
+        .sort((a, b) => (gainers ? b.changePerc - a.changePerc : a.changePerc - b.changePerc))
+        .slice(0, MOVERS);
+      return sendJson(c, { status: 'OK', tickers: snaps.map((s) => s.body) });
+    });
+  }
+
+  app.get(routePattern(indicesSnapshot), async (c) => {
+    const req = parseRequest(indicesSnapshot, c, { limit: 10 });
+    const v = req.values;
+    const limit = typeof v.get('limit') === 'number' ? (v.get('limit') as number) : 10;
+    const order = v.get('order') === 'desc' ? 'DESC' : 'ASC';
+    const nowMs = await ctx.now();
+    const offset = pageOffset(req);
+    const anyOf = v.get('ticker.any_of');
+    const results: Record<string, unknown>[] = [];
+    let fetched: number;
+    if (Array.isArray(anyOf)) {
+      // Requested tickers answer in request order; unknown ones as NOT_FOUND items inside the 200.
+      const page = anyOf.slice(offset, offset + limit + 1);
+      fetched = page.length;
+      const rows = await ctx.store.all<{ ticker: string; name: string | null }>(
+        "SELECT ticker, name FROM tickers WHERE market = 'indices'",
+      );
+      const names = new Map(rows.map((r) => [r.ticker, r.name]));
+      for (const asked of page.slice(0, limit)) {
+        const ticker = names.has(asked) ? asked : names.has(`I:${asked}`) ? `I:${asked}` : undefined;
+        if (ticker === undefined)
+          results.push({ ticker: asked, error: 'NOT_FOUND', message: 'Ticker not found.' });
+        else results.push(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs));
+      }
+    } else {
+      const where = new Where().raw("market = 'indices'");
+      for (const [suffix, op] of [
+        ['gt', '>'],
+        ['gte', '>='],
+        ['lt', '<'],
+        ['lte', '<='],
+      ] as const) {
+        const bound = v.get(`ticker.${suffix}`);
+        if (bound !== undefined) where.add(`ticker ${op} ?`, plain(bound));
+      }
+      const rows = await ctx.store.all<{ ticker: string; name: string | null }>(
+        `SELECT ticker, name FROM tickers${where} ORDER BY ticker ${order} LIMIT ${limit + 1} OFFSET ${offset}`,
+        where.params,
+      );
+      fetched = rows.length;
+      for (const r of rows.slice(0, limit))
+        results.push(await indexSnapshot(ctx.store, r.ticker, r.name, nowMs));
+    }
+    const body = { request_id: c.get('requestId'), results, status: 'OK' };
+    return sendJson(c, withNextUrl(c, req, body, fetched, limit));
+  });
+}
+
+/**
+ * The crypto level-2 book, built from the latest quote bar (the store has no order-book data): one bid
+ * and one ask level, each at the bar's closing price with its last size, on Coinbase's exchange id;
+ * `bidCount`/`askCount` are those sizes, `updated` the instant the closing values held (ms).
+ */
+async function bookOf(store: Store, ticker: string, nowMs: number): Promise<Record<string, unknown>> {
+  const q = (await latestQuoteBars(store, [ticker], nowMs)).get(ticker);
+  const x = String(CRYPTO_EXCHANGE_ID);
+  const bids = q?.bid != null ? [{ p: q.bid, x: { [x]: q.bidSize ?? 0 } }] : [];
+  const asks = q?.ask != null ? [{ p: q.ask, x: { [x]: q.askSize ?? 0 } }] : [];
+  return {
+    ticker,
+    bids,
+    asks,
+    bidCount: q?.bid != null ? (q.bidSize ?? 0) : 0,
+    askCount: q?.ask != null ? (q.askSize ?? 0) : 0,
+    spread: q?.bid != null && q.ask != null ? q.ask - q.bid : 0,
+    updated: q ? q.asOf : 0,
+  };
+}

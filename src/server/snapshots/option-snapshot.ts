@@ -1,0 +1,221 @@
+import { listValue } from '@duckdb/node-api';
+import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
+import { blackScholesGreeks, DAYS_PER_YEAR, impliedVolatility } from '../greeks/index.js';
+import type { Store } from '../store/store.js';
+import { latestOpenInterest, latestQuoteBars, type QuoteBarClose } from './latest-bars.js';
+import { dailyBarFinalAt, sessionDate } from './session-day.js';
+import { type UnderlyingPrice, underlyingPrice } from './underlying-price.js';
+
+/** A row of `option_contracts` as the snapshot reads it. */
+export interface ContractRow {
+  ticker: string;
+  underlying_ticker: string;
+  contract_type: string;
+  exercise_style: string;
+  /** `YYYY-MM-DD`. */
+  expiration_date: string;
+  strike_price: number;
+  shares_per_contract: number;
+  primary_exchange: string | null;
+}
+
+/** SQL selecting `ContractRow` columns from `option_contracts`. */
+export const CONTRACT_COLUMNS = `ticker, underlying_ticker, contract_type, exercise_style,
+  strftime(expiration_date, '%Y-%m-%d') AS expiration_date, strike_price, shares_per_contract, primary_exchange`;
+
+interface DayRow {
+  ticker: string;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  vw: number;
+  last_t: bigint;
+}
+
+const NS = 1_000_000n;
+const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
+
+/**
+ * Snapshots (`/v3/snapshot/options/...`) of option contracts at `nowMs`, in the order given. Per contract:
+ *
+ * - `day`: the session's minute trade bars that started before now (OHLC, volume, vwap from the bars'
+ *   typical prices weighted by volume), `previous_close` = close of the last bar before the session,
+ *   `change` against it; `{}` when nothing traded in the session, as the service shows for quiet contracts.
+ * - `last_quote`: closing bid and ask of the latest quote bar; a side without a quote counts as 0
+ *   (no bid / no offer). Omitted without any quote bar (the store has none for AAPL options).
+ * - `open_interest`: the latest recorded value; omitted when none is recorded.
+ * - `implied_volatility` and `greeks`: Black–Scholes (`greeks/`, zero rate, no dividends, the European
+ *   formula for American contracts too) solved from the quote midpoint, with the underlying's latest
+ *   price and the time to 16:00 New York on the expiration date. Only when both sides are quoted and the
+ *   midpoint lies strictly inside the no-arbitrage bounds (above intrinsic value); else omitted.
+ * - `break_even_price`: strike ± premium, the premium being the quote midpoint, else the last bar close.
+ * - `underlying_asset`: the underlying's latest trade or bar close (`value` for an index).
+ * - `last_trade` is omitted: the store holds option trade bars, not trades.
+ */
+export async function optionSnapshots(
+  store: Store,
+  contracts: readonly ContractRow[],
+  nowMs: number,
+): Promise<Record<string, unknown>[]> {
+  if (contracts.length === 0) return [];
+  const tickers = contracts.map((c) => c.ticker);
+  const date = sessionDate(tickers[0] as string, nowMs);
+  const dayStart = startOfDay(date, NEW_YORK);
+  const [days, prevCloses, quotes, interest] = await Promise.all([
+    sessionDays(store, tickers, dayStart, nowMs),
+    previousCloses(store, tickers, dayStart),
+    latestQuoteBars(store, tickers, nowMs),
+    latestOpenInterest(store, tickers, nowMs),
+  ]);
+  const underlyings = new Map<string, UnderlyingPrice | undefined>();
+  for (const u of new Set(contracts.map((c) => c.underlying_ticker))) {
+    underlyings.set(u, await underlyingPrice(store, u, nowMs));
+  }
+  return contracts.map((c) =>
+    contractSnapshot(c, {
+      day: days.get(c.ticker),
+      prevClose: prevCloses.get(c.ticker),
+      quote: quotes.get(c.ticker),
+      openInterest: interest.get(c.ticker),
+      underlying: underlyings.get(c.underlying_ticker),
+      nowMs,
+    }),
+  );
+}
+
+interface ContractData {
+  day: DayRow | undefined;
+  prevClose: number | undefined;
+  quote: QuoteBarClose | undefined;
+  openInterest: number | undefined;
+  underlying: UnderlyingPrice | undefined;
+  nowMs: number;
+}
+
+function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const isCall = c.contract_type === 'call';
+  const day: Record<string, unknown> = {};
+  if (d.day) {
+    Object.assign(day, {
+      open: d.day.o,
+      high: d.day.h,
+      low: d.day.l,
+      close: d.day.c,
+      volume: d.day.v,
+      vwap: d.day.vw,
+      last_updated: d.day.last_t * NS,
+    });
+    if (d.prevClose !== undefined) {
+      Object.assign(day, {
+        previous_close: d.prevClose,
+        change: d.day.c - d.prevClose,
+        change_percent: d.prevClose !== 0 ? ((d.day.c - d.prevClose) / d.prevClose) * 100 : 0,
+      });
+    }
+  }
+
+  let midpoint: number | undefined;
+  let twoSided = false;
+  if (d.quote) {
+    const bid = d.quote.bid ?? 0;
+    const ask = d.quote.ask ?? 0;
+    midpoint = (bid + ask) / 2;
+    twoSided = bid > 0 && ask > 0;
+    out.last_quote = {
+      ask,
+      ask_size: d.quote.ask !== null ? (d.quote.askSize ?? 0) : 0,
+      bid,
+      bid_size: d.quote.bid !== null ? (d.quote.bidSize ?? 0) : 0,
+      last_updated: BigInt(Math.floor(d.quote.asOf)) * NS,
+      midpoint,
+      timeframe: 'REAL-TIME',
+    };
+  }
+  const premium = midpoint ?? d.day?.c;
+  if (premium !== undefined)
+    out.break_even_price = isCall ? c.strike_price + premium : c.strike_price - premium;
+  out.day = day;
+  out.details = {
+    contract_type: c.contract_type,
+    exercise_style: c.exercise_style,
+    expiration_date: c.expiration_date,
+    shares_per_contract: c.shares_per_contract,
+    strike_price: c.strike_price,
+    ticker: c.ticker,
+  };
+
+  if (twoSided && midpoint !== undefined && d.underlying) {
+    const [y, m, dd] = c.expiration_date.split('-').map(Number) as [number, number, number];
+    const years = (zonedToUtc(NEW_YORK, y, m, dd, 16) - d.nowMs) / YEAR_MS;
+    const inputs = {
+      type: isCall ? ('call' as const) : ('put' as const),
+      spot: d.underlying.price,
+      strike: c.strike_price,
+      years,
+    };
+    const iv = years > 0 ? impliedVolatility(midpoint, inputs) : undefined;
+    if (iv !== undefined) {
+      out.greeks = blackScholesGreeks(inputs, iv);
+      out.implied_volatility = iv;
+    }
+  }
+  if (d.openInterest !== undefined) out.open_interest = d.openInterest;
+  if (d.underlying) {
+    const u: Record<string, unknown> = {
+      change_to_break_even:
+        out.break_even_price !== undefined ? (out.break_even_price as number) - d.underlying.price : 0,
+      last_updated: BigInt(Math.floor(d.underlying.asOfMs)) * NS,
+      ticker: d.underlying.ticker,
+      timeframe: 'REAL-TIME',
+    };
+    if (d.underlying.isIndex) u.value = d.underlying.price;
+    else u.price = d.underlying.price;
+    out.underlying_asset = u;
+  } else {
+    out.underlying_asset = { change_to_break_even: 0, ticker: c.underlying_ticker };
+  }
+  return out;
+}
+
+/** The session so far of each contract, from its minute bars (a daily bar for a finished session without any). */
+async function sessionDays(
+  store: Store,
+  tickers: readonly string[],
+  dayStart: number,
+  nowMs: number,
+): Promise<Map<string, DayRow>> {
+  const agg = `SELECT ticker, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c, sum(v) AS v,
+        CASE WHEN sum(v) > 0 THEN sum(coalesce(vw, (h + l + c) / 3) * v) / sum(v) ELSE arg_max(c, t) END AS vw,
+        max(t) AS last_t
+      FROM bars WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND resolution = $2 AND t >= $3 AND t < $4
+      GROUP BY ticker`;
+  const list = listValue([...tickers]);
+  const rows = await store.all<DayRow>(agg, [list, 'minute', BigInt(dayStart), BigInt(Math.floor(nowMs))]);
+  const out = new Map(rows.map((r) => [r.ticker, r]));
+  if (
+    out.size < tickers.length &&
+    nowMs >= dailyBarFinalAt(tickers[0] as string, dayOf(dayStart, NEW_YORK))
+  ) {
+    const daily = await store.all<DayRow>(agg, [list, 'day', BigInt(dayStart), BigInt(dayStart + 1)]);
+    for (const r of daily) if (!out.has(r.ticker)) out.set(r.ticker, r);
+  }
+  return out;
+}
+
+/** The close of each contract's last bar before the session: its previous close. */
+async function previousCloses(
+  store: Store,
+  tickers: readonly string[],
+  dayStart: number,
+): Promise<Map<string, number>> {
+  const rows = await store.all<{ ticker: string; c: number }>(
+    `SELECT ticker, arg_max(c, t) AS c FROM bars
+      WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND resolution IN ('minute', 'day') AND t < $2
+      GROUP BY ticker`,
+    [listValue([...tickers]), BigInt(dayStart)],
+  );
+  return new Map(rows.map((r) => [r.ticker, r.c]));
+}

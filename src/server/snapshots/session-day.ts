@@ -1,0 +1,153 @@
+import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
+import { isTradingDay, previousTradingDay, tradingSession } from '../calendar/index.js';
+import { type Bar, marketTimeZone, previousSessionBar, queryBars } from '../market/index.js';
+import type { Store } from '../store/store.js';
+
+/** A bar aggregated from minute bars, with its volume-weighted price. */
+export interface DayAggregate {
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  vw: number;
+  n?: number;
+}
+
+/** What happened in a ticker's current session up to "now". */
+export interface SessionSoFar {
+  /** The session's date (`YYYY-MM-DD`, the market's time zone). */
+  readonly date: string;
+  /** Unix ms of the session day's midnight in the market's time zone. */
+  readonly dayStart: number;
+  /** The session so far, aggregated from the minute bars that started before now; undefined without data. */
+  readonly day?: DayAggregate;
+  /** The latest minute bar that started before now, with the session's volume up to and including it. */
+  readonly minute?: Bar & { av: number };
+  /** The previous session's daily bar, split-adjusted to the current session's shares. */
+  readonly prevDay?: Bar;
+  /** The previous session's date. */
+  readonly prevDate?: string;
+}
+
+/**
+ * The session "now" belongs to: for US tickers the latest trading day on or before now's New York
+ * date (a weekend snapshot still shows Friday, as the service's does until the next session starts);
+ * for forex and crypto the UTC calendar day of now.
+ */
+export function sessionDate(ticker: string, nowMs: number): string {
+  const tz = marketTimeZone(ticker);
+  const date = dayOf(nowMs, tz);
+  if (tz !== NEW_YORK || isTradingDay(date)) return date;
+  return previousTradingDay(date);
+}
+
+/**
+ * The current session of `ticker` at `nowMs`: day-so-far from minute bars (unadjusted; splits after now
+ * must not reach back), the latest minute, and the previous session's bar. Without minute bars but with a
+ * daily bar for a session that has ended, the daily bar stands for the day.
+ */
+export async function sessionSoFar(store: Store, ticker: string, nowMs: number): Promise<SessionSoFar> {
+  const tz = marketTimeZone(ticker);
+  const date = sessionDate(ticker, nowMs);
+  const dayStart = startOfDay(date, tz);
+  const [minutes, prev] = await Promise.all([
+    nowMs > dayStart
+      ? queryBars(store, {
+          ticker,
+          multiplier: 1,
+          timespan: 'minute',
+          fromMs: dayStart,
+          toMs: nowMs - 1,
+          adjusted: false,
+          sort: 'asc',
+          limit: 50_000,
+        })
+      : Promise.resolve({ bars: [] as Bar[], queryCount: 0 }),
+    previousSessionBar(store, ticker, dayStart, { adjusted: false }),
+  ]);
+  // queryBars snaps the end forward to the end of the window holding it: drop a bar that starts at or after now.
+  const bars = minutes.bars.filter((b) => b.t < nowMs);
+  let day: DayAggregate | undefined;
+  let minute: (Bar & { av: number }) | undefined;
+  if (bars.length > 0) {
+    day = aggregate(bars);
+    const last = bars[bars.length - 1] as Bar;
+    minute = { ...last, av: day.v };
+  } else {
+    if (nowMs >= dailyBarFinalAt(ticker, date)) {
+      const daily = await queryBars(store, {
+        ticker,
+        multiplier: 1,
+        timespan: 'day',
+        fromMs: dayStart,
+        toMs: dayStart,
+        adjusted: false,
+        sort: 'asc',
+        limit: 1,
+      });
+      const bar = daily.bars[0];
+      if (bar)
+        day = { o: bar.o, h: bar.h, l: bar.l, c: bar.c, v: bar.v, vw: bar.vw ?? (bar.h + bar.l + bar.c) / 3 };
+    }
+  }
+  const out: { -readonly [K in keyof SessionSoFar]: SessionSoFar[K] } = { date, dayStart };
+  if (day) out.day = day;
+  if (minute) out.minute = minute;
+  if (prev) {
+    out.prevDate = prev.date;
+    out.prevDay = await adjustAcrossSplits(store, ticker, prev.bar, prev.date, date);
+  }
+  return out;
+}
+
+/** OHLC, summed volume and volume-weighted price of consecutive bars. */
+export function aggregate(bars: readonly Bar[]): DayAggregate {
+  const first = bars[0] as Bar;
+  const out: DayAggregate = { o: first.o, h: first.h, l: first.l, c: first.c, v: 0, vw: 0 };
+  let pv = 0;
+  let n = 0;
+  let knowsN = true;
+  for (const b of bars) {
+    out.h = Math.max(out.h, b.h);
+    out.l = Math.min(out.l, b.l);
+    out.c = b.c;
+    out.v += b.v;
+    pv += (b.vw ?? (b.h + b.l + b.c) / 3) * b.v;
+    if (b.n === undefined) knowsN = false;
+    else n += b.n;
+  }
+  out.vw = out.v > 0 ? pv / out.v : out.c;
+  if (knowsN) out.n = n;
+  return out;
+}
+
+/** `bar` of `fromDate` restated in the shares of `toDate`: divided by the splits executed in between. */
+async function adjustAcrossSplits(
+  store: Store,
+  ticker: string,
+  bar: Bar,
+  fromDate: string,
+  toDate: string,
+): Promise<Bar> {
+  const rows = await store.all<{ f: number | null }>(
+    `SELECT product(split_to / split_from) AS f FROM splits
+      WHERE ticker = $1 AND execution_date > $2::DATE AND execution_date <= $3::DATE AND split_from > 0`,
+    [ticker, fromDate, toDate],
+  );
+  const f = rows[0]?.f;
+  if (!f || f === 1) return bar;
+  const out: Bar = { ...bar, o: bar.o / f, h: bar.h / f, l: bar.l / f, c: bar.c / f, v: bar.v * f };
+  if (bar.vw !== undefined) out.vw = bar.vw / f;
+  return out;
+}
+
+/**
+ * From when a stored daily bar of `date` stands for the whole session: the close (16:00 New York, 13:00
+ * on an early close) for US tickers, the last millisecond of the UTC day for forex and crypto.
+ */
+export function dailyBarFinalAt(ticker: string, date: string): number {
+  const tz = marketTimeZone(ticker);
+  if (tz === NEW_YORK) return tradingSession(date)?.close ?? startOfDay(date, tz) + 16 * 3_600_000;
+  return startOfDay(dayOf(startOfDay(date, tz) + 36 * 3_600_000, tz), tz) - 1;
+}

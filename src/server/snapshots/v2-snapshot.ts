@@ -1,0 +1,167 @@
+import { type Bar, lastQuote, lastTrade } from '../market/index.js';
+import type { Store } from '../store/store.js';
+import { latestQuoteBars, latestTradeBar } from './latest-bars.js';
+import { type DayAggregate, type SessionSoFar, sessionSoFar } from './session-day.js';
+
+/** The markets of the v2 snapshot endpoints. */
+export type V2Market = 'stocks' | 'forex' | 'crypto';
+
+/** The service's exchange ids used when the source names none: Oanda quotes (forex) and Coinbase (crypto). */
+export const FOREX_EXCHANGE_ID = 48;
+export const CRYPTO_EXCHANGE_ID = 1;
+
+const MS_TO_NS = 1_000_000n;
+const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** A v2 snapshot item plus the values gainers and losers rank by. */
+export interface V2Snapshot {
+  readonly body: Record<string, unknown>;
+  readonly ticker: string;
+  readonly changePerc: number;
+  /** Session volume so far. */
+  readonly volume: number;
+  /** False when the ticker has neither a current nor a previous session: nothing to rank. */
+  readonly ranked: boolean;
+}
+
+/**
+ * A v2 snapshot (`/v2/snapshot/locale/.../tickers/{ticker}`) of one ticker at `nowMs`:
+ *
+ * - `day`: the current session so far (minute bars that started before now); zeros before any trading,
+ *   as the service shows before the open.
+ * - `min`: the latest minute bar with `av`, the session volume up to it.
+ * - `prevDay`: the previous session's daily bar.
+ * - `lastTrade` / `lastQuote`: the latest trade and quote at or before now. Stocks: ticks only (omitted
+ *   without any). Crypto has no ticks in the store, so `lastTrade` is the close of the latest second or
+ *   minute bar (size = that bar's volume, Coinbase's exchange id, no conditions). Forex `lastQuote` is
+ *   the later of the latest quote tick and the latest quote bar's closing bid and ask.
+ * - `todaysChange` = last price (latest trade of the session, else the minute close) − previous close.
+ * - Timestamps: stocks ns, forex and crypto ms (wire format §1.6).
+ */
+export async function v2Snapshot(
+  store: Store,
+  ticker: string,
+  market: V2Market,
+  nowMs: number,
+): Promise<V2Snapshot> {
+  const session = await sessionSoFar(store, ticker, nowMs);
+  const body: Record<string, unknown> = { ticker };
+  const times: number[] = [];
+  body.day = dayBody(session.day, market);
+  body.min = minuteBody(session, market);
+  if (session.minute) times.push(session.minute.t + 60_000 > nowMs ? nowMs : session.minute.t + 60_000);
+  body.prevDay = session.prevDay ? prevDayBody(session.prevDay) : { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 };
+
+  let price: number | undefined = session.minute?.c ?? session.day?.c;
+  let updatedNs: bigint | undefined;
+  if (market === 'stocks') {
+    const [trade, quote] = await Promise.all([
+      lastTrade(store, ticker, nowMs),
+      lastQuote(store, ticker, nowMs),
+    ]);
+    if (trade) {
+      body.lastTrade = {
+        c: trade.conditions && trade.conditions.length > 0 ? trade.conditions : null,
+        i: trade.id ?? '',
+        p: trade.price,
+        s: trade.size,
+        ds: String(trade.size),
+        t: trade.sip_timestamp,
+        x: trade.exchange ?? 0,
+      };
+      if (Number(trade.sip_timestamp / MS_TO_NS) >= session.dayStart) price = trade.price;
+      updatedNs = trade.sip_timestamp;
+    }
+    if (quote) {
+      body.lastQuote = {
+        P: quote.ask_price ?? 0,
+        S: quote.ask_size ?? 0,
+        p: quote.bid_price ?? 0,
+        s: quote.bid_size ?? 0,
+        t: quote.sip_timestamp,
+      };
+      if (updatedNs === undefined || quote.sip_timestamp > updatedNs) updatedNs = quote.sip_timestamp;
+    }
+  } else if (market === 'crypto') {
+    const bar = await latestTradeBar(store, ticker, nowMs);
+    if (bar) {
+      const t = Math.min(bar.t + (bar.resolution === 'second' ? 1000 : 60_000), nowMs);
+      body.lastTrade = { c: [], i: '', p: bar.c, s: bar.v, t, x: CRYPTO_EXCHANGE_ID };
+      times.push(t);
+      if (t >= session.dayStart) price = bar.c;
+    }
+  } else {
+    const [tick, bars] = await Promise.all([
+      lastQuote(store, ticker, nowMs),
+      latestQuoteBars(store, [ticker], nowMs),
+    ]);
+    const bar = bars.get(ticker);
+    const tickMs = tick ? Number(tick.sip_timestamp / MS_TO_NS) : undefined;
+    if (tick && tickMs !== undefined && (!bar || tickMs >= bar.asOf)) {
+      body.lastQuote = {
+        a: tick.ask_price ?? 0,
+        b: tick.bid_price ?? 0,
+        t: tickMs,
+        x: tick.bid_exchange ?? FOREX_EXCHANGE_ID,
+      };
+      times.push(tickMs);
+    } else if (bar) {
+      body.lastQuote = { a: bar.ask ?? 0, b: bar.bid ?? 0, t: bar.asOf, x: FOREX_EXCHANGE_ID };
+      times.push(bar.asOf);
+    }
+  }
+
+  const prevClose = session.prevDay?.c;
+  const hasToday = session.day !== undefined;
+  const change = hasToday && price !== undefined && prevClose ? price - prevClose : 0;
+  const changePerc = hasToday && price !== undefined && prevClose ? (change / prevClose) * 100 : 0;
+  body.todaysChange = change;
+  body.todaysChangePerc = changePerc;
+  const latestMs = times.length > 0 ? Math.max(...times) : session.dayStart;
+  if (market === 'stocks') {
+    const barNs = BigInt(Math.floor(latestMs)) * MS_TO_NS;
+    body.updated = updatedNs !== undefined && updatedNs > barNs ? updatedNs : barNs;
+  } else {
+    body.updated = latestMs;
+  }
+  return {
+    body,
+    ticker,
+    changePerc,
+    volume: session.day?.v ?? 0,
+    ranked: hasToday && prevClose !== undefined,
+  };
+}
+
+function dayBody(day: DayAggregate | undefined, market: V2Market): Record<string, unknown> {
+  if (!day)
+    return market === 'forex' ? { o: 0, h: 0, l: 0, c: 0, v: 0 } : { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 };
+  const out: Record<string, unknown> = { o: day.o, h: day.h, l: day.l, c: day.c, v: day.v };
+  if (market !== 'forex') out.vw = round(day.vw);
+  if (market === 'stocks') out.dv = String(day.v);
+  return out;
+}
+
+function minuteBody(s: SessionSoFar, market: V2Market): Record<string, unknown> {
+  const m = s.minute;
+  const base: Record<string, unknown> = m
+    ? { o: m.o, h: m.h, l: m.l, c: m.c, v: m.v, t: m.t, n: m.n ?? 0 }
+    : { o: 0, h: 0, l: 0, c: 0, v: 0, t: 0, n: 0 };
+  if (market !== 'forex') base.vw = m ? round(m.vw ?? (m.h + m.l + m.c) / 3) : 0;
+  if (market === 'stocks') {
+    const av = m?.av ?? 0;
+    return { av, dav: String(av), ...base, dv: String(m?.v ?? 0) };
+  }
+  return base;
+}
+
+function prevDayBody(bar: Bar): Record<string, unknown> {
+  return {
+    o: bar.o,
+    h: bar.h,
+    l: bar.l,
+    c: bar.c,
+    v: bar.v,
+    vw: round(bar.vw ?? (bar.h + bar.l + bar.c) / 3),
+  };
+}
