@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { MdqError } from '../errors.js';
 import {
@@ -55,8 +58,7 @@ export class SyncBridge {
       signal: shared,
       target: { module: target.module, exportName: target.exportName, args },
     };
-    const entry = workerEntry();
-    this.#worker = new Worker(entry.code, { eval: entry.eval, workerData, transferList: [port2] });
+    this.#worker = new Worker(workerEntry(), { eval: true, workerData, transferList: [port2] });
     // Failures reach the caller through the port; these listeners only keep them from being unhandled.
     this.#worker.on('error', () => {});
     this.#worker.unref();
@@ -153,19 +155,28 @@ export class SyncBridge {
 }
 
 /** How to start the worker: the built `sync-worker` entry beside this chunk, or the TypeScript source. */
-function workerEntry(): { code: string | URL; eval: boolean } {
+function workerEntry(): string {
   const here = import.meta.url;
+  // If the worker cannot even load, it raises the exited flag, so a blocked caller fails instead of hanging.
+  const onFailure = `.catch((error) => {
+    const s = new Int32Array(require('node:worker_threads').workerData.signal);
+    Atomics.store(s, ${EXITED_FLAG}, 1); Atomics.add(s, ${MESSAGE_COUNTER}, 1); Atomics.notify(s, ${MESSAGE_COUNTER});
+    throw error;
+  })`;
   if (here.endsWith('.ts')) {
-    // Source mode (tests through tsx): workers do not inherit tsx's loader, so register it first.
-    const tsx = import.meta.resolve('tsx/esm/api');
+    // Source mode (tests through tsx): workers do not inherit tsx's loader, so register it first. Its ESM
+    // API is located here, because eval'd worker code resolves packages from the working directory.
+    const tsx = tsxEsmApi(here);
     const worker = new URL('./worker.ts', here).href;
-    return {
-      code: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(worker)}); })`,
-      eval: true,
-    };
+    return `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(worker)}); })${onFailure};`;
   }
-  return {
-    code: new URL(here.endsWith('.cjs') ? './sync-worker.cjs' : './sync-worker.js', here),
-    eval: false,
-  };
+  const worker = new URL(here.endsWith('.cjs') ? './sync-worker.cjs' : './sync-worker.js', here).href;
+  return `import(${JSON.stringify(worker)})${onFailure};`;
+}
+
+function tsxEsmApi(from: string): string {
+  const require = createRequire(from);
+  const manifestPath = require.resolve('tsx/package.json');
+  const manifest = require(manifestPath) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default)).href;
 }

@@ -36,9 +36,17 @@ function callback(id: number): (...args: unknown[]) => void {
   return (...args) => send({ callback: id, args });
 }
 
+/**
+ * A real dynamic `import()` in both builds: the CommonJS build would otherwise turn it into `require()`,
+ * which accepts neither file URLs nor ES modules.
+ */
+const importModule = new Function('specifier', 'return import(specifier)') as (
+  specifier: string,
+) => Promise<unknown>;
+
 async function construct(): Promise<Record<string, unknown>> {
   const { module, exportName, args } = data.target;
-  const namespace = (await import(module)) as Record<string, unknown>;
+  const namespace = (await importModule(module)) as Record<string, unknown>;
   const Cls = (namespace[exportName] ??
     (namespace.default as Record<string, unknown> | undefined)?.[exportName]) as
     | (new (
