@@ -141,7 +141,7 @@ export class Transport {
           path = this.#resolveLocation(location, res.url);
           continue;
         }
-        failure = errorOf(res, path);
+        failure = errorOf(res, path, this.#options.apiKey);
         if (!isRetryableStatus(res.status)) throw failure;
         retryAfterMs = parseRetryAfter(res.headers['retry-after']);
       } catch (error) {
@@ -210,6 +210,13 @@ export class Transport {
       return new WriteTimeout(`${where}: request not written within ${this.#options.writeTimeout} s`, cause);
     }
     switch (code) {
+      case 'UND_ERR_INVALID_ARG':
+        // Refused by undici before sending (e.g. a path with spaces): no retry can fix it.
+        return new InvalidParameterError(
+          'target',
+          stripQuery(path),
+          `the request was refused before sending: ${error instanceof Error ? error.message : String(error)}`,
+        );
       case 'UND_ERR_CONNECT_TIMEOUT':
         return new ConnectTimeout(
           `${where}: could not connect to ${this.#origin} within ${this.#options.connectTimeout} s`,
@@ -397,11 +404,13 @@ function watchWrites(socket: Socket, timeoutMs: number): void {
   socket.once('close', disarm);
 }
 
-function errorOf(res: HttpResponse, path: string): APIError {
-  let body: ApiErrorBody | string | undefined = res.body === '' ? undefined : res.body;
-  if (res.body !== '') {
+function errorOf(res: HttpResponse, path: string, apiKey: string): APIError {
+  // A server may echo the key it refused; the error (message and body) must not carry it.
+  const text = redactKey(res.body, apiKey);
+  let body: ApiErrorBody | string | undefined = text === '' ? undefined : text;
+  if (text !== '') {
     try {
-      const parsed: unknown = JSON.parse(res.body);
+      const parsed: unknown = JSON.parse(text);
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
         body = parsed as ApiErrorBody;
     } catch {

@@ -8,6 +8,7 @@ import {
   BadRequestError,
   ForeignOriginError,
   InternalServerError,
+  InvalidParameterError,
   isAPIError,
   isRateLimitError,
   NotFoundError,
@@ -199,6 +200,26 @@ describe('error statuses', () => {
     assert.ok(error instanceof NotFoundError);
     assert.equal(error.body, '<html>gone</html>');
     assert.equal(error.requestId, undefined);
+  });
+
+  test('a server echoing the refused key does not put it in the error', async () => {
+    server.setScript([
+      { status: 401, body: { status: 'ERROR', request_id: 'e', error: `Unknown API Key ${KEY}` } },
+    ]);
+    const error = await failure(transport().get('/x'));
+    assert.ok(error instanceof AuthenticationError);
+    assert.ok(!JSON.stringify(error.body).includes(KEY));
+    assert.ok(!String(error.apiMessage).includes(KEY));
+  });
+
+  test('a target undici refuses to send fails at once, without retries', async () => {
+    const before = server.requests.length;
+    const started = Date.now();
+    const error = await failure(transport().get('/v3/has space?x=1'));
+    assert.ok(error instanceof InvalidParameterError);
+    assert.equal(error.attempts, 1);
+    assert.ok(Date.now() - started < 200);
+    assert.equal(server.requests.length, before);
   });
 
   test('4xx other than 408 and 429 are not retried', async () => {
