@@ -1,4 +1,28 @@
+/**
+ * mdq: market data query. Typed sync and async clients for the Polygon.io / Massive REST API, with
+ * pagination, full-range aggregates, option symbol helpers and date helpers.
+ */
+
+export * from './clients/index.js';
+export {
+  type AnyPage,
+  BaseClient,
+  type CallOptions,
+  type FullRangeOptions,
+  type PaginationOptions,
+  type RequestOptions,
+  type Result,
+} from './core/client.js';
+export type { ClientOptions } from './core/client-options.js';
 export * from './core/errors.js';
 export { parseJson, stringifyJson } from './core/json.js';
+export type { DateInput, OperationSpec, ParamSpec, ParamType } from './core/operation.js';
+export { PagePromise } from './core/page-promise.js';
+export type { SyncRawResponse } from './core/sync/bridge.js';
+export { VERSION } from './core/version.js';
 export * from './dates/index.js';
+export * from './operations/enums.js';
 export * from './symbols/index.js';
+export type * from './types/common.js';
+export type * from './types/other.js';
+export type * from './types/stocks.js';

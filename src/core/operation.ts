@@ -72,6 +72,8 @@ export interface OperationSpec {
   readonly paging: Paging;
   /** Aggregate-bar operations accept the full-range options. */
   readonly fullRange?: boolean;
+  /** Pairs of parameters whose values must be in order (`fromDate` not after `toDate`). */
+  readonly ordered?: readonly (readonly [string, string])[];
   readonly doc: string;
 }
 

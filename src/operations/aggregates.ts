@@ -9,6 +9,7 @@ export const aggregateBars = (prefix?: TickerPrefix, adjusted: 'query' | 'client
     path: '/v2/aggs/ticker/{ticker}/range/{multiplier}/{timespan}/{from}/{to}',
     paging: 'next_url',
     fullRange: true,
+    ordered: [['fromDate', 'toDate']],
     doc: 'Aggregate bars (OHLCV candles) of a ticker over a date range, in windows of multiplier × timespan.',
     params: [
       symbolParam(prefix),

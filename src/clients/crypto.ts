@@ -1,0 +1,193 @@
+import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import type { PagePromise } from '../core/page-promise.js';
+import {
+  aggregateBars,
+  cryptoDailyOpenClose,
+  groupedDaily,
+  previousClose,
+} from '../operations/aggregates.js';
+import { indicators } from '../operations/indicators.js';
+import { lastCryptoTrade } from '../operations/last.js';
+import { cryptoBook, gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
+import { historicTicks, tradesV3 } from '../operations/trades-quotes.js';
+import type {
+  Aggregate,
+  AggregatesResponse,
+  GroupedDailyResponse,
+  IndicatorResponse,
+  IndicatorValue,
+  PreviousCloseResponse,
+} from '../types/common.js';
+import type {
+  CryptoBookResponse,
+  CryptoOpenCloseResponse,
+  CryptoTrade,
+  HistoricCryptoTradesResponse,
+  LastCryptoTradeResponse,
+  ListResponse,
+  PairSnapshotResponse,
+  PairSnapshotsResponse,
+} from '../types/other.js';
+import { clientFactory, type SyncOf } from './sync-client.js';
+
+/** The Crypto operations. Combined symbols take `X:` optionally; indicators take no `adjusted`. */
+export const cryptoOperations = {
+  getHistoricTrades: historicTicks('crypto'),
+  getTrades: tradesV3({
+    name: 'getTrades',
+    prefix: 'X:',
+    symbolDoc: 'Crypto pair, e.g. `BTCUSD` (`X:` optional).',
+  }),
+  getLastTrade: lastCryptoTrade,
+  getDailyOpenClose: cryptoDailyOpenClose,
+  getAggregateBars: aggregateBars('X:'),
+  getGroupedDailyBars: groupedDaily('global/market/crypto'),
+  getPreviousClose: previousClose('X:'),
+  getSnapshot: snapshotTicker('global/markets/crypto'),
+  getSnapshotAll: snapshotAll('global/markets/crypto'),
+  getGainersAndLosers: gainersAndLosers('global/markets/crypto'),
+  getLevel2Book: cryptoBook,
+  ...indicators('X:', false),
+} as const;
+
+const ops = cryptoOperations;
+type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
+type Indicator<O> = PagePromise<Result<IndicatorResponse, O>, IndicatorValue>;
+
+/** The asynchronous Crypto client. Day boundaries are UTC. */
+export class AsyncCryptoClient extends BaseClient {
+  protected readonly timeZone = 'UTC';
+
+  /** Trades of a pair on one date, paged by the millisecond `offset` of the last trade. */
+  getHistoricTrades<const O extends Opt<'getHistoricTrades'>>(
+    fromSymbol: string,
+    toSymbol: string,
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<HistoricCryptoTradesResponse, O>> {
+    return this.call(ops.getHistoricTrades, [fromSymbol, toSymbol, date], options);
+  }
+
+  /** Trades of a pair in a time range, paged by `next_url`. */
+  getTrades<const O extends Opt<'getTrades'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<ListResponse<CryptoTrade>, O>, CryptoTrade> {
+    return this.call(ops.getTrades, [symbol], options);
+  }
+
+  /** The last trade of a pair. */
+  getLastTrade<const O extends Opt<'getLastTrade'>>(
+    fromSymbol: string,
+    toSymbol: string,
+    options?: O,
+  ): Promise<Result<LastCryptoTradeResponse, O>> {
+    return this.call(ops.getLastTrade, [fromSymbol, toSymbol], options);
+  }
+
+  /** Open and close of a pair on one date (UTC), with the opening and closing trades. */
+  getDailyOpenClose<const O extends Opt<'getDailyOpenClose'>>(
+    fromSymbol: string,
+    toSymbol: string,
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<CryptoOpenCloseResponse, O>> {
+    return this.call(ops.getDailyOpenClose, [fromSymbol, toSymbol, date], options);
+  }
+
+  /** Aggregate bars of a pair; `fullRange: true` fetches the whole range in chunks. */
+  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: O,
+  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
+    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], options);
+  }
+
+  /** Every bar of a range as one list; timespan defaults to minute. */
+  getFullRangeAggregateBars(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
+  ): Promise<Aggregate[]> {
+    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], {
+      timespan: 'minute',
+      ...options,
+      fullRange: true,
+    });
+  }
+
+  /** Daily bars of every pair on one date. */
+  getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<GroupedDailyResponse, O>> {
+    return this.call(ops.getGroupedDailyBars, [date], options);
+  }
+
+  /** The previous day's bar of a pair. */
+  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<PreviousCloseResponse, O>> {
+    return this.call(ops.getPreviousClose, [symbol], options);
+  }
+
+  /** Snapshot of one pair. */
+  getSnapshot<const O extends Opt<'getSnapshot'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<PairSnapshotResponse, O>> {
+    return this.call(ops.getSnapshot, [symbol], options);
+  }
+
+  /** Snapshots of all pairs, or of `symbols` only. */
+  getSnapshotAll<const O extends Opt<'getSnapshotAll'>>(
+    options?: O,
+  ): Promise<Result<PairSnapshotsResponse, O>> {
+    return this.call(ops.getSnapshotAll, [], options);
+  }
+
+  /** The top 20 gaining or losing pairs. */
+  getGainersAndLosers<const O extends Opt<'getGainersAndLosers'>>(
+    options?: O,
+  ): Promise<Result<PairSnapshotsResponse, O>> {
+    return this.call(ops.getGainersAndLosers, [], options);
+  }
+
+  /** The level 2 book of a pair. */
+  getLevel2Book<const O extends Opt<'getLevel2Book'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<CryptoBookResponse, O>> {
+    return this.call(ops.getLevel2Book, [symbol], options);
+  }
+
+  /** Simple moving average. */
+  getSma<const O extends Opt<'getSma'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getSma, [symbol], options);
+  }
+
+  /** Exponential moving average. */
+  getEma<const O extends Opt<'getEma'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getEma, [symbol], options);
+  }
+
+  /** Relative strength index. */
+  getRsi<const O extends Opt<'getRsi'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getRsi, [symbol], options);
+  }
+
+  /** Moving average convergence/divergence. */
+  getMacd<const O extends Opt<'getMacd'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getMacd, [symbol], options);
+  }
+}
+
+/** The synchronous Crypto client. */
+export type SyncCryptoClient = SyncOf<AsyncCryptoClient>;
+
+/** Creates a Crypto client: synchronous by default, asynchronous with `useAsync: true`. */
+export const CryptoClient = clientFactory(AsyncCryptoClient, 'AsyncCryptoClient');

@@ -1,0 +1,178 @@
+import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import type { PagePromise } from '../core/page-promise.js';
+import { aggregateBars, groupedDaily, previousClose } from '../operations/aggregates.js';
+import { indicators } from '../operations/indicators.js';
+import { currencyConversion, lastForexQuote } from '../operations/last.js';
+import { gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
+import { historicTicks, quotesV3 } from '../operations/trades-quotes.js';
+import type {
+  Aggregate,
+  AggregatesResponse,
+  GroupedDailyResponse,
+  IndicatorResponse,
+  IndicatorValue,
+  PreviousCloseResponse,
+} from '../types/common.js';
+import type {
+  CurrencyConversionResponse,
+  ForexQuote,
+  HistoricForexTicksResponse,
+  LastForexQuoteResponse,
+  ListResponse,
+  PairSnapshotResponse,
+  PairSnapshotsResponse,
+} from '../types/other.js';
+import { clientFactory, type SyncOf } from './sync-client.js';
+
+/** The Forex operations (SPEC 4.6). Combined symbols take `C:` optionally, everywhere. */
+export const forexOperations = {
+  realTimeCurrencyConversion: currencyConversion,
+  getHistoricForexTicks: historicTicks('forex'),
+  getQuotes: quotesV3({
+    name: 'getQuotes',
+    prefix: 'C:',
+    symbolDoc: 'Currency pair, e.g. `EURUSD` (`C:` optional).',
+  }),
+  getLastQuote: lastForexQuote,
+  getAggregateBars: aggregateBars('C:'),
+  getGroupedDailyBars: groupedDaily('global/market/fx'),
+  getPreviousClose: previousClose('C:'),
+  getSnapshot: snapshotTicker('global/markets/forex'),
+  getSnapshotAll: snapshotAll('global/markets/forex'),
+  getGainersAndLosers: gainersAndLosers('global/markets/forex'),
+  ...indicators('C:'),
+} as const;
+
+const ops = forexOperations;
+type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
+type Indicator<O> = PagePromise<Result<IndicatorResponse, O>, IndicatorValue>;
+
+/** The asynchronous Forex client. Day boundaries are UTC. */
+export class AsyncForexClient extends BaseClient {
+  protected readonly timeZone = 'UTC';
+
+  /** Converts `amount` of one currency into another at the latest rate (either direction of a pair). */
+  realTimeCurrencyConversion<const O extends Opt<'realTimeCurrencyConversion'>>(
+    fromSymbol: string,
+    toSymbol: string,
+    amount: number,
+    options?: O,
+  ): Promise<Result<CurrencyConversionResponse, O>> {
+    return this.call(ops.realTimeCurrencyConversion, [fromSymbol, toSymbol, amount], options);
+  }
+
+  /** Quote ticks of a pair on one date, paged by the millisecond `offset` of the last tick. */
+  getHistoricForexTicks<const O extends Opt<'getHistoricForexTicks'>>(
+    fromSymbol: string,
+    toSymbol: string,
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<HistoricForexTicksResponse, O>> {
+    return this.call(ops.getHistoricForexTicks, [fromSymbol, toSymbol, date], options);
+  }
+
+  /** Quotes of a pair in a time range, paged by `next_url`. */
+  getQuotes<const O extends Opt<'getQuotes'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<ListResponse<ForexQuote>, O>, ForexQuote> {
+    return this.call(ops.getQuotes, [symbol], options);
+  }
+
+  /** The last quote of a pair. */
+  getLastQuote<const O extends Opt<'getLastQuote'>>(
+    fromSymbol: string,
+    toSymbol: string,
+    options?: O,
+  ): Promise<Result<LastForexQuoteResponse, O>> {
+    return this.call(ops.getLastQuote, [fromSymbol, toSymbol], options);
+  }
+
+  /** Aggregate bars of a pair; `fullRange: true` fetches the whole range in chunks. */
+  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: O,
+  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
+    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], options);
+  }
+
+  /** Every bar of a range as one list; timespan defaults to minute. */
+  getFullRangeAggregateBars(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
+  ): Promise<Aggregate[]> {
+    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], {
+      timespan: 'minute',
+      ...options,
+      fullRange: true,
+    });
+  }
+
+  /** Daily bars of every pair on one date. */
+  getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<GroupedDailyResponse, O>> {
+    return this.call(ops.getGroupedDailyBars, [date], options);
+  }
+
+  /** The previous day's bar of a pair. */
+  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<PreviousCloseResponse, O>> {
+    return this.call(ops.getPreviousClose, [symbol], options);
+  }
+
+  /** Snapshot of one pair. */
+  getSnapshot<const O extends Opt<'getSnapshot'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<PairSnapshotResponse, O>> {
+    return this.call(ops.getSnapshot, [symbol], options);
+  }
+
+  /** Snapshots of all pairs, or of `symbols` only. */
+  getSnapshotAll<const O extends Opt<'getSnapshotAll'>>(
+    options?: O,
+  ): Promise<Result<PairSnapshotsResponse, O>> {
+    return this.call(ops.getSnapshotAll, [], options);
+  }
+
+  /** The top 20 gaining or losing pairs. */
+  getGainersAndLosers<const O extends Opt<'getGainersAndLosers'>>(
+    options?: O,
+  ): Promise<Result<PairSnapshotsResponse, O>> {
+    return this.call(ops.getGainersAndLosers, [], options);
+  }
+
+  /** Simple moving average. */
+  getSma<const O extends Opt<'getSma'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getSma, [symbol], options);
+  }
+
+  /** Exponential moving average. */
+  getEma<const O extends Opt<'getEma'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getEma, [symbol], options);
+  }
+
+  /** Relative strength index. */
+  getRsi<const O extends Opt<'getRsi'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getRsi, [symbol], options);
+  }
+
+  /** Moving average convergence/divergence. */
+  getMacd<const O extends Opt<'getMacd'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getMacd, [symbol], options);
+  }
+}
+
+/** The synchronous Forex client. */
+export type SyncForexClient = SyncOf<AsyncForexClient>;
+
+/** Creates a Forex client: synchronous by default, asynchronous with `useAsync: true`. */
+export const ForexClient = clientFactory(AsyncForexClient, 'AsyncForexClient');

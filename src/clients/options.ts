@@ -1,0 +1,170 @@
+import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import type { PagePromise } from '../core/page-promise.js';
+import { NEW_YORK } from '../dates/time-zone.js';
+import { aggregateBars, dailyOpenClose, previousClose } from '../operations/aggregates.js';
+import { indicators } from '../operations/indicators.js';
+import { lastTrade } from '../operations/last.js';
+import { optionContractSnapshot, optionsChainSnapshot } from '../operations/snapshots.js';
+import { quotesV3, tradesV3 } from '../operations/trades-quotes.js';
+import { normalizeOptionTicker } from '../symbols/prefix.js';
+import type {
+  Aggregate,
+  AggregatesResponse,
+  DailyOpenCloseResponse,
+  IndicatorResponse,
+  IndicatorValue,
+  PreviousCloseResponse,
+} from '../types/common.js';
+import type {
+  ListResponse,
+  OptionContractSnapshot,
+  OptionContractSnapshotResponse,
+  OptionQuote,
+  OptionTrade,
+} from '../types/other.js';
+import type { LastTradeResponse } from '../types/stocks.js';
+import { clientFactory, type SyncOf } from './sync-client.js';
+
+/** The Options operations (SPEC 4.4). Option symbols take `O:` optionally. */
+export const optionsOperations = {
+  getTrades: tradesV3({
+    name: 'getTrades',
+    prefix: 'O:',
+    sort: 'timestamp',
+    order: 'asc',
+    symbolDoc: 'Option symbol, `O:` optional.',
+  }),
+  getQuotes: quotesV3({
+    name: 'getQuotes',
+    prefix: 'O:',
+    sort: 'timestamp',
+    order: 'asc',
+    symbolDoc: 'Option symbol, `O:` optional.',
+  }),
+  getLastTrade: lastTrade('O:'),
+  getDailyOpenClose: dailyOpenClose('O:'),
+  getAggregateBars: aggregateBars('O:'),
+  getSnapshot: optionContractSnapshot,
+  getSnapshotChain: optionsChainSnapshot,
+  getPreviousClose: previousClose('O:'),
+  ...indicators('O:'),
+} as const;
+
+const ops = optionsOperations;
+type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
+type Indicator<O> = PagePromise<Result<IndicatorResponse, O>, IndicatorValue>;
+// Option symbols are checked completely (layout, date, strike) before any request.
+const contract = (symbol: string, parameter = 'optionSymbol') => normalizeOptionTicker(symbol, parameter);
+
+/** The asynchronous Options client. */
+export class AsyncOptionsClient extends BaseClient {
+  protected readonly timeZone = NEW_YORK;
+
+  /** Trades of a contract in a time range, paged by `next_url`. */
+  getTrades<const O extends Opt<'getTrades'>>(
+    optionSymbol: string,
+    options?: O,
+  ): PagePromise<Result<ListResponse<OptionTrade>, O>, OptionTrade> {
+    return this.call(ops.getTrades, [contract(optionSymbol)], options);
+  }
+
+  /** Quotes of a contract in a time range, paged by `next_url`. */
+  getQuotes<const O extends Opt<'getQuotes'>>(
+    optionSymbol: string,
+    options?: O,
+  ): PagePromise<Result<ListResponse<OptionQuote>, O>, OptionQuote> {
+    return this.call(ops.getQuotes, [contract(optionSymbol)], options);
+  }
+
+  /** The most recent trade of a contract. */
+  getLastTrade<const O extends Opt<'getLastTrade'>>(
+    ticker: string,
+    options?: O,
+  ): Promise<Result<LastTradeResponse, O>> {
+    return this.call(ops.getLastTrade, [contract(ticker, 'ticker')], options);
+  }
+
+  /** Open, close and after-hours prices of a contract on one date. */
+  getDailyOpenClose<const O extends Opt<'getDailyOpenClose'>>(
+    symbol: string,
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<DailyOpenCloseResponse, O>> {
+    return this.call(ops.getDailyOpenClose, [contract(symbol, 'symbol'), date], options);
+  }
+
+  /** Aggregate bars of a contract; `fullRange: true` fetches the whole range in chunks. */
+  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: O,
+  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
+    return this.call(ops.getAggregateBars, [contract(symbol, 'symbol'), fromDate, toDate], options);
+  }
+
+  /** Every bar of a range as one list; timespan defaults to minute. */
+  getFullRangeAggregateBars(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
+  ): Promise<Aggregate[]> {
+    return this.call(ops.getAggregateBars, [contract(symbol, 'symbol'), fromDate, toDate], {
+      timespan: 'minute',
+      ...options,
+      fullRange: true,
+    });
+  }
+
+  /** Snapshot of one contract of an underlying: greeks, implied volatility, last quote and trade. */
+  getSnapshot<const O extends Opt<'getSnapshot'>>(
+    underlyingSymbol: string,
+    optionSymbol: string,
+    options?: O,
+  ): Promise<Result<OptionContractSnapshotResponse, O>> {
+    return this.call(ops.getSnapshot, [underlyingSymbol, contract(optionSymbol)], options);
+  }
+
+  /** Snapshots of the option chain of an underlying, paged by `next_url`. */
+  getSnapshotChain<const O extends Opt<'getSnapshotChain'>>(
+    underlyingSymbol: string,
+    options?: O,
+  ): PagePromise<Result<ListResponse<OptionContractSnapshot>, O>, OptionContractSnapshot> {
+    return this.call(ops.getSnapshotChain, [underlyingSymbol], options);
+  }
+
+  /** The previous trading day's bar of a contract. */
+  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
+    ticker: string,
+    options?: O,
+  ): Promise<Result<PreviousCloseResponse, O>> {
+    return this.call(ops.getPreviousClose, [contract(ticker, 'ticker')], options);
+  }
+
+  /** Simple moving average. */
+  getSma<const O extends Opt<'getSma'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getSma, [contract(symbol, 'symbol')], options);
+  }
+
+  /** Exponential moving average. */
+  getEma<const O extends Opt<'getEma'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getEma, [contract(symbol, 'symbol')], options);
+  }
+
+  /** Relative strength index. */
+  getRsi<const O extends Opt<'getRsi'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getRsi, [contract(symbol, 'symbol')], options);
+  }
+
+  /** Moving average convergence/divergence. */
+  getMacd<const O extends Opt<'getMacd'>>(symbol: string, options?: O): Indicator<O> {
+    return this.call(ops.getMacd, [contract(symbol, 'symbol')], options);
+  }
+}
+
+/** The synchronous Options client. */
+export type SyncOptionsClient = SyncOf<AsyncOptionsClient>;
+
+/** Creates an Options client: synchronous by default, asynchronous with `useAsync: true`. */
+export const OptionsClient = clientFactory(AsyncOptionsClient, 'AsyncOptionsClient');

@@ -1,0 +1,237 @@
+import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import { DecodeError } from '../core/errors.js';
+import type { PagePromise } from '../core/page-promise.js';
+import { NEW_YORK } from '../dates/time-zone.js';
+import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../operations/aggregates.js';
+import { indicators } from '../operations/indicators.js';
+import { lastQuote, lastTrade } from '../operations/last.js';
+import { gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
+import { legacyTicks, quotesV3, tradesV3 } from '../operations/trades-quotes.js';
+import type {
+  Aggregate,
+  AggregatesResponse,
+  DailyOpenCloseResponse,
+  GroupedDailyResponse,
+  IndicatorResponse,
+  IndicatorValue,
+  PreviousCloseResponse,
+} from '../types/common.js';
+import type {
+  LastQuoteResponse,
+  LastTradeResponse,
+  LegacyTicksResponse,
+  Quote,
+  QuotesResponse,
+  SnapshotResponse,
+  SnapshotsResponse,
+  Trade,
+  TradesResponse,
+} from '../types/stocks.js';
+import { clientFactory, type SyncOf } from './sync-client.js';
+
+/** The Stocks operations (SPEC 4.3), one declaration each. */
+export const stocksOperations = {
+  getTrades: legacyTicks('trades'),
+  getTradesV3: tradesV3({ name: 'getTradesV3' }),
+  getQuotes: legacyTicks('nbbo'),
+  getQuotesV3: quotesV3({ name: 'getQuotesV3' }),
+  getLastTrade: lastTrade(),
+  getLastQuote: lastQuote,
+  getDailyOpenClose: dailyOpenClose(),
+  getAggregateBars: aggregateBars(),
+  getGroupedDailyBars: groupedDaily('us/market/stocks'),
+  getPreviousClose: previousClose(),
+  getSnapshot: snapshotTicker('us/markets/stocks'),
+  getSnapshotAll: snapshotAll('us/markets/stocks'),
+  getGainersAndLosers: gainersAndLosers('us/markets/stocks'),
+  ...indicators(),
+} as const;
+
+const ops = stocksOperations;
+type Ops = typeof ops;
+type Opt<K extends keyof Ops> = CallOptions<Ops[K]>;
+
+/**
+ * The asynchronous Stocks client: every operation returns a promise (paged ones a `PagePromise`, also
+ * walkable with `for await`).
+ *
+ * @example
+ * const stocks = StocksClient(process.env.MASSIVE_API_KEY, { useAsync: true });
+ * const bars = await stocks.getAggregateBars('AAPL', '2024-01-02', '2024-03-28', { timespan: 'minute', multiplier: 5, fullRange: true });
+ * await stocks.close();
+ */
+export class AsyncStocksClient extends BaseClient {
+  protected readonly timeZone = NEW_YORK;
+
+  /** Trades of one date (legacy v2), paged by the nanosecond `timestamp` offset. */
+  getTrades(symbol: string, date: Date | string, options?: Opt<'getTrades'>): Promise<LegacyTicksResponse> {
+    return this.call(ops.getTrades, [symbol, date], options);
+  }
+
+  /** Trades in a time range (v3), paged by `next_url`. */
+  getTradesV3<const O extends Opt<'getTradesV3'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<TradesResponse, O>, Trade> {
+    return this.call(ops.getTradesV3, [symbol], options);
+  }
+
+  /** Quotes (NBBO) of one date (legacy v2), paged by the nanosecond `timestamp` offset. */
+  getQuotes(symbol: string, date: Date | string, options?: Opt<'getQuotes'>): Promise<LegacyTicksResponse> {
+    return this.call(ops.getQuotes, [symbol, date], options);
+  }
+
+  /** Quotes (NBBO) in a time range (v3), paged by `next_url`. */
+  getQuotesV3<const O extends Opt<'getQuotesV3'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<QuotesResponse, O>, Quote> {
+    return this.call(ops.getQuotesV3, [symbol], options);
+  }
+
+  /** The most recent trade. */
+  getLastTrade<const O extends Opt<'getLastTrade'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<LastTradeResponse, O>> {
+    return this.call(ops.getLastTrade, [symbol], options);
+  }
+
+  /** The most recent NBBO quote. */
+  getLastQuote<const O extends Opt<'getLastQuote'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<LastQuoteResponse, O>> {
+    return this.call(ops.getLastQuote, [symbol], options);
+  }
+
+  /** Open, high, low, close, volume, pre-market and after-hours prices of one date. */
+  getDailyOpenClose<const O extends Opt<'getDailyOpenClose'>>(
+    symbol: string,
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<DailyOpenCloseResponse, O>> {
+    return this.call(ops.getDailyOpenClose, [symbol, date], options);
+  }
+
+  /**
+   * Aggregate bars over a window. With `fullRange: true` the range is fetched in chunks (in parallel by
+   * default) and one list of bars is returned: no gap, no duplicate, no 50000-bar cap.
+   */
+  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: O,
+  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
+    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], options);
+  }
+
+  /** Every bar of a range as one list (SPEC 4.1 full-range operation): timespan defaults to minute. */
+  getFullRangeAggregateBars(
+    symbol: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
+  ): Promise<Aggregate[]> {
+    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], {
+      timespan: 'minute',
+      ...options,
+      fullRange: true,
+    });
+  }
+
+  /** Daily bars of the whole stock market on one date. */
+  getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<GroupedDailyResponse, O>> {
+    return this.call(ops.getGroupedDailyBars, [date], options);
+  }
+
+  /** The previous trading day's bar. */
+  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<PreviousCloseResponse, O>> {
+    return this.call(ops.getPreviousClose, [symbol], options);
+  }
+
+  /** Current minute, day and previous-day bars plus the last trade and quote of one ticker. */
+  getSnapshot<const O extends Opt<'getSnapshot'>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<SnapshotResponse, O>> {
+    return this.call(ops.getSnapshot, [symbol], options);
+  }
+
+  /** Snapshots of all tickers, or of `symbols` only. */
+  getSnapshotAll<const O extends Opt<'getSnapshotAll'>>(options?: O): Promise<Result<SnapshotsResponse, O>> {
+    return this.call(ops.getSnapshotAll, [], options);
+  }
+
+  /**
+   * The price of the last trade, as a number.
+   * @throws the request's typed error when it fails; `DecodeError` when the answer has no price.
+   */
+  async getCurrentPrice(symbol: string, options?: { signal?: AbortSignal }): Promise<number> {
+    const last = (await this.getLastTrade(symbol, options)) as LastTradeResponse;
+    const price = last?.results?.p;
+    if (typeof price !== 'number')
+      throw new DecodeError(`The last trade of ${symbol} has no price (results.p)`, 200);
+    return price;
+  }
+
+  /** The top 20 gainers or losers of the day. */
+  getGainersAndLosers<const O extends Opt<'getGainersAndLosers'>>(
+    options?: O,
+  ): Promise<Result<SnapshotsResponse, O>> {
+    return this.call(ops.getGainersAndLosers, [], options);
+  }
+
+  /** Simple moving average. */
+  getSma<const O extends Opt<'getSma'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
+    return this.call(ops.getSma, [symbol], options);
+  }
+
+  /** Exponential moving average. */
+  getEma<const O extends Opt<'getEma'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
+    return this.call(ops.getEma, [symbol], options);
+  }
+
+  /** Relative strength index. */
+  getRsi<const O extends Opt<'getRsi'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
+    return this.call(ops.getRsi, [symbol], options);
+  }
+
+  /** Moving average convergence/divergence. */
+  getMacd<const O extends Opt<'getMacd'>>(
+    symbol: string,
+    options?: O,
+  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
+    return this.call(ops.getMacd, [symbol], options);
+  }
+}
+
+/** The synchronous Stocks client: the same operations, returning their results directly. */
+export type SyncStocksClient = SyncOf<AsyncStocksClient>;
+
+/**
+ * Creates a Stocks client: synchronous by default, asynchronous with `useAsync: true`. The key falls
+ * back to `MASSIVE_API_KEY`, then `POLYGON_API_KEY`.
+ *
+ * @example
+ * const stocks = StocksClient(undefined, { baseUrl: 'http://127.0.0.1:8765' });
+ * const last = stocks.getLastTrade('AAPL');
+ * stocks.close();
+ */
+export const StocksClient = clientFactory(AsyncStocksClient, 'AsyncStocksClient');

@@ -1,0 +1,139 @@
+import type { BaseClient } from '../core/client.js';
+import type { ClientOptions } from '../core/client-options.js';
+import { resolveClientOptions } from '../core/client-options.js';
+import { InvalidParameterError } from '../core/errors.js';
+import { SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
+
+/** A value as the synchronous client returns it: responses become plain objects. */
+export type SyncValue<T> = T extends Response
+  ? SyncRawResponse
+  : T extends Response[]
+    ? SyncRawResponse[]
+    : T;
+
+/**
+ * The synchronous variant of an async client: the same methods with the same parameters, each
+ * returning its result directly (the calling thread blocks until the answer arrives).
+ */
+export type SyncOf<C> = {
+  [K in keyof C as K extends 'invokeForSync' | 'close' | typeof Symbol.asyncDispose
+    ? never
+    : C[K] extends (...args: any[]) => any
+      ? K
+      : never]: C[K] extends (...args: infer A) => infer R ? (...args: A) => SyncValue<Awaited<R>> : never;
+} & {
+  /** Options in force. */
+  readonly options: C extends { options: infer O } ? O : never;
+  /** Releases the connections and stops the client's worker thread. */
+  close(): void;
+};
+
+/** The module the worker loads the async clients from: the package's own entry point. */
+function publicEntry(): string {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return new URL('../index.ts', here).href;
+  // Built: this code sits in a chunk of dist/, beside index.js and index.cjs.
+  return new URL(typeof require === 'function' ? './index.cjs' : './index.js', here).href;
+}
+
+/**
+ * Creates the synchronous client for the async client class exported as `exportName`. The async
+ * client runs in a worker thread; each call blocks on `Atomics.wait` until the worker answers, so
+ * results and errors are those of the async client.
+ */
+export function createSyncClient<C extends BaseClient>(
+  exportName: string,
+  methods: readonly string[],
+  apiKey: string | undefined | null,
+  options: ClientOptions = {},
+): SyncOf<C> {
+  // Validate on the calling thread: a missing key or bad option is an error here, not in the worker.
+  const resolved = resolveClientOptions(apiKey, options);
+  const { logger, ...rest } = options;
+  // Functions among the arguments (onProgress) run on this thread while it waits; log lines come back
+  // with each result instead, so that they keep the async client's rules.
+  const bridge = new SyncBridge({
+    module: publicEntry(),
+    exportName,
+    args: [resolved.apiKey, { ...rest, useAsync: true }],
+  });
+  const { apiKey: _key, ...visible } = resolved;
+  const client: Record<string, unknown> = { options: visible };
+  for (const method of methods) {
+    client[method] = (...args: unknown[]) => {
+      for (const arg of args) rejectUncloneable(method, arg);
+      const { result, logs } = bridge.call('invokeForSync', [method, args]) as {
+        result: unknown;
+        logs: { line: string; explicit: boolean }[];
+      };
+      // The same rule as the async client: the logger gets every line; without one, only what the
+      // caller explicitly asked for (verbose) reaches standard error.
+      for (const { line, explicit } of logs) {
+        if (logger) logger(line);
+        else if (explicit) process.stderr.write(`${line}\n`);
+      }
+      return result;
+    };
+  }
+  client.close = () => {
+    try {
+      bridge.call('close', []);
+    } finally {
+      bridge.close();
+    }
+  };
+  return client as SyncOf<C>;
+}
+
+function rejectUncloneable(method: string, arg: unknown): void {
+  if (typeof arg !== 'object' || arg === null) return;
+  for (const [key, value] of Object.entries(arg)) {
+    if (value instanceof AbortSignal) {
+      throw new InvalidParameterError(
+        key,
+        typeof value,
+        `${method} on the synchronous client cannot take ${key}; use the asynchronous client (useAsync: true)`,
+      );
+    }
+  }
+}
+
+/** Public method names of a client class (its own and those of the request core). */
+export function methodNames(proto: object): string[] {
+  const names = new Set<string>();
+  for (let p: object | null = proto; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const name of Object.getOwnPropertyNames(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, name);
+      if (
+        name !== 'constructor' &&
+        name !== 'invokeForSync' &&
+        name !== 'close' &&
+        typeof d?.value === 'function'
+      )
+        names.add(name);
+    }
+  }
+  return [...names];
+}
+
+/** A client factory: synchronous client by default, asynchronous with `useAsync: true`. */
+export interface ClientFactory<A extends BaseClient> {
+  (apiKey: string | undefined | null, options: ClientOptions & { useAsync: true }): A;
+  (apiKey?: string | null, options?: ClientOptions & { useAsync?: false }): SyncOf<A>;
+}
+
+/**
+ * Builds the factory of a client class: `useAsync: true` gives an instance of the class, otherwise its
+ * synchronous variant (the class must be exported from the package root under `exportName`, where the
+ * synchronous client's worker finds it).
+ */
+export function clientFactory<A extends BaseClient>(
+  Class: new (apiKey?: string | null, options?: ClientOptions) => A,
+  exportName: string,
+): ClientFactory<A> {
+  const methods = methodNames(Class.prototype);
+  return ((apiKey?: string | null, options: ClientOptions = {}) =>
+    options?.useAsync
+      ? new Class(apiKey, options)
+      : createSyncClient<A>(exportName, methods, apiKey, options)) as ClientFactory<A>;
+}

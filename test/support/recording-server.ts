@@ -1,0 +1,76 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** One request the server received. */
+export interface SeenRequest {
+  method: string;
+  /** Path exactly as sent (percent-encoding kept). */
+  path: string;
+  /** Query parameters in the order sent. */
+  query: [string, string][];
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * A loopback HTTP server, on its own thread, that records every request and answers with a named
+ * handler of `server-handlers.ts`. Its own thread lets the synchronous clients, which block the test's
+ * thread while they wait, be tested against it.
+ */
+export class RecordingServer {
+  url = '';
+  #worker: Worker | undefined;
+  #next = 1;
+  readonly #waiting = new Map<number, (m: any) => void>();
+
+  async start(): Promise<this> {
+    const require = createRequire(import.meta.url);
+    const manifestPath = require.resolve('tsx/package.json');
+    const manifest = require(manifestPath) as { exports: Record<string, { import: { default: string } }> };
+    const tsx = pathToFileURL(
+      join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default),
+    ).href;
+    const entry = new URL('./recording-server-worker.ts', import.meta.url).href;
+    this.#worker = new Worker(
+      `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+      { eval: true },
+    );
+    this.#worker.on('message', (m: { id: number }) => {
+      this.#waiting.get(m.id)?.(m);
+      this.#waiting.delete(m.id);
+    });
+    const ready = await new Promise<{ url: string }>((resolve) => this.#waiting.set(0, resolve));
+    this.url = ready.url;
+    return this;
+  }
+
+  #send(message: Record<string, unknown>): Promise<any> {
+    const id = this.#next++;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.#worker?.postMessage({ ...message, id });
+    });
+  }
+
+  /** Answers every request with this body (and status) from now on. */
+  respond(body: string, status = 200, headers: Record<string, string> = {}): Promise<void> {
+    return this.#send({ type: 'use', handler: 'fixed', config: { body, status, headers } });
+  }
+
+  /** Answers with a named handler of `server-handlers.ts`. */
+  use(handler: string, config?: unknown): Promise<void> {
+    return this.#send({ type: 'use', handler, config });
+  }
+
+  /** The requests received since the last call, in order. */
+  async take(): Promise<SeenRequest[]> {
+    return ((await this.#send({ type: 'take' })) as { requests: SeenRequest[] }).requests;
+  }
+
+  async stop(): Promise<void> {
+    await this.#send({ type: 'stop' });
+    await this.#worker?.terminate();
+  }
+}
