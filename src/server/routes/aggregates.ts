@@ -152,7 +152,8 @@ async function openCloseResponse(
 function barJson(b: Bar, index: boolean): Record<string, number> {
   if (index) return { o: b.o, h: b.h, l: b.l, c: b.c, t: b.t };
   const out: Record<string, number> = { v: b.v };
-  if (b.vw !== undefined) out.vw = b.vw;
+  // Four decimals, as the service writes vw (and sums of float products are not bit-stable anyway).
+  if (b.vw !== undefined) out.vw = Math.round(b.vw * 10_000) / 10_000;
   Object.assign(out, { o: b.o, c: b.c, h: b.h, l: b.l, t: b.t });
   if (b.n !== undefined) out.n = b.n;
   return out;

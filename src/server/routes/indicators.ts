@@ -146,6 +146,6 @@ function aggregateJson(b: Bar): Record<string, number> {
   const out: Record<string, number> = { c: b.c, h: b.h, l: b.l };
   if (b.n !== undefined) out.n = b.n;
   Object.assign(out, { o: b.o, t: b.t, v: b.v });
-  if (b.vw !== undefined) out.vw = b.vw;
+  if (b.vw !== undefined) out.vw = Math.round(b.vw * 10_000) / 10_000;
   return out;
 }
