@@ -65,12 +65,15 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
-/** `ClientOptions` with every default applied and validated, plus the API key. */
+/**
+ * `ClientOptions` with every default applied and validated, plus the API key. Each field means what the
+ * `ClientOptions` field of the same name says.
+ */
 export interface ResolvedClientOptions {
   /** The API key, sent only as `Authorization: Bearer <key>`. */
   apiKey: string;
   useAsync: boolean;
-  /** Without trailing slash. */
+  /** Origin plus optional path prefix, without trailing slash. */
   baseUrl: string;
   connectTimeout: number;
   readTimeout: number;

@@ -60,6 +60,9 @@ export const MAX_REDIRECTS = 5;
  *   `poolTimeout` for a slot → `PoolTimeout`. It is not retried: the pool is full of this client's own
  *   requests, so waiting again would only double the caller's wait.
  *
+ * undici runs the connect and read timers on a coarse clock (ticks of about half a second), so those two
+ * fire up to about a second after the configured time; the write and pool timers are exact.
+ *
  * @example
  * const transport = new Transport(resolveClientOptions(key));
  * const res = await transport.get('/v3/trades/AAPL?limit=5');
