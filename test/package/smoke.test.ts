@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { RecordingServer } from '../support/recording-server.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The built package, as a user installs it: `import` and `require` both load it, and the synchronous
+ * client's worker starts from the built files. `npm test` builds first.
+ */
+describe('built package (dist)', () => {
+  const server = new RecordingServer();
+  before(async () => {
+    await server.start();
+    // Written as text: the nanosecond timestamp must reach the client exactly.
+    await server.respond(
+      '{"status":"OK","request_id":"r","results":{"T":"AAPL","p":189.5,"t":1704205800000000001}}',
+    );
+  });
+  after(() => server.stop());
+
+  const script = (kind: 'esm' | 'cjs') => {
+    const load = kind === 'esm' ? "const mdq = await import('mdq');" : "const mdq = require('mdq');";
+    const body = `
+      ${load}
+      const sync = mdq.StocksClient('k', { baseUrl: process.env.URL });
+      const price = sync.getCurrentPrice('AAPL');
+      sync.close();
+      const a = mdq.StocksClient('k', { baseUrl: process.env.URL, useAsync: true });
+      const last = await a.getLastTrade('AAPL');
+      await a.close();
+      const sym = mdq.buildOptionSymbol('AMD', '2022-01-21', 'call', 100);
+      console.log(JSON.stringify({ price, t: String(last.results.t), sym, isError: typeof mdq.isNotFoundError }));
+    `;
+    return kind === 'esm'
+      ? body
+      : `(async () => { ${body} })().catch((e) => { console.error(e); process.exit(1); });`;
+  };
+
+  for (const kind of ['esm', 'cjs'] as const) {
+    test(`${kind === 'esm' ? 'import()' : 'require()'} loads the build and the sync client works`, (t) => {
+      if (!existsSync(`${root}dist/index.js`)) {
+        if (process.env.CI === 'true') throw new Error('dist/ is missing: npm test builds it first');
+        t.skip('dist/ is absent: run npm run build');
+        return;
+      }
+      const args = kind === 'esm' ? ['--input-type=module', '-e', script(kind)] : ['-e', script(kind)];
+      // Run from the package root so that 'mdq' resolves to this package through its exports map.
+      const out = execFileSync(process.execPath, args, {
+        cwd: root,
+        env: { ...process.env, URL: server.url },
+        encoding: 'utf8',
+      });
+      const result = JSON.parse(out.trim().split('\n').pop() as string);
+      assert.deepEqual(result, {
+        price: 189.5,
+        t: '1704205800000000001',
+        sym: 'AMD220121C00100000',
+        isError: 'function',
+      });
+    });
+  }
+});
