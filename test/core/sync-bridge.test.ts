@@ -123,6 +123,18 @@ describe('SyncBridge', () => {
     assert.ok(thrown(() => gone.call('echo', [1])) instanceof Error);
   });
 
+  test('a worker that exits fails the blocked call instead of hanging', () => {
+    const dying = new SyncBridge({
+      module: new URL('../support/sync-exit.ts', import.meta.url).href,
+      exportName: 'X',
+      args: [],
+    });
+    bridges.push(dying);
+    const error = thrown(() => dying.call('echo', [1]));
+    assert.ok(error instanceof MdqError);
+    assert.match(error.message, /stopped unexpectedly/);
+  });
+
   test('an unhandled rejection in the worker answers the blocked call', () => {
     const error = thrown(() => shared().call('unhandled', []));
     assert.ok(error instanceof RangeError);

@@ -82,7 +82,8 @@ export class SyncBridge {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      this.#request(null, [], undefined);
+      // A worker that already exited has nothing left to close.
+      if (Atomics.load(this.#signal, EXITED_FLAG) !== 1) this.#request(null, [], undefined);
     } finally {
       void this.#worker.terminate();
       this.#port.close();
