@@ -22,7 +22,7 @@ export async function indexSnapshot(
   if (value !== undefined) out.value = value;
   out.market_status = marketPhaseAt(nowMs).market === 'open' ? 'open' : 'closed';
   out.timeframe = 'REAL-TIME';
-  const updatedMs = s.minute ? Math.min(s.minute.t + 60_000, nowMs) : s.day ? nowMs : s.dayStart;
+  const updatedMs = s.minute ? s.minute.t + 60_000 : s.day ? nowMs : s.dayStart;
   out.last_updated = BigInt(Math.floor(updatedMs)) * 1_000_000n;
   const session: Record<string, number> = {};
   if (s.day) {

@@ -1,7 +1,10 @@
 import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/store.js';
 
-/** The latest stored trade bar (second or minute) of a ticker that started before `nowMs`. */
+/**
+ * The latest stored trade bar (second or minute) of a ticker that had ended by `nowMs`: a bar still in
+ * progress would leak prices from after now.
+ */
 export async function latestTradeBar(
   store: Store,
   ticker: string,
@@ -9,7 +12,8 @@ export async function latestTradeBar(
 ): Promise<{ t: number; c: number; v: number; resolution: string } | undefined> {
   const rows = await store.all<{ t: bigint; c: number; v: number; resolution: string }>(
     `SELECT t, c, v, resolution FROM bars
-      WHERE ticker = $1 AND resolution IN ('second', 'minute') AND t < $2
+      WHERE ticker = $1 AND resolution IN ('second', 'minute')
+        AND t + CASE resolution WHEN 'second' THEN 1000 ELSE 60000 END <= $2
       ORDER BY t DESC, resolution = 'second' DESC LIMIT 1`,
     [ticker, BigInt(Math.floor(nowMs))],
   );
@@ -17,11 +21,14 @@ export async function latestTradeBar(
   return r ? { t: Number(r.t), c: r.c, v: r.v, resolution: r.resolution } : undefined;
 }
 
+const LENGTH_SQL =
+  "CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000 WHEN 'hour' THEN 3600000 ELSE 86400000 END";
+
 /** A quote bar's closing bid and ask. */
 export interface QuoteBarClose {
   /** Unix ms of the bar start. */
   t: number;
-  /** Unix ms at which the closing values held: the bar's end, or `nowMs` when the bar is still open. */
+  /** Unix ms at which the closing values held: the bar's end. */
   asOf: number;
   bid: number | null;
   bidSize: number | null;
@@ -30,8 +37,9 @@ export interface QuoteBarClose {
 }
 
 /**
- * The closing bid and ask of the latest stored quote bar (minute, else hour or day) of each ticker that
- * started before `nowMs`. One query for the whole list: option chains ask for hundreds of contracts.
+ * The closing bid and ask of the latest stored quote bar (second, minute, hour or day) of each ticker that
+ * had ended by `nowMs` (a bar in progress would leak quotes from after now). One query for the whole
+ * list: option chains ask for hundreds of contracts.
  */
 export async function latestQuoteBars(
   store: Store,
@@ -50,8 +58,8 @@ export async function latestQuoteBars(
     ask_size: number | null;
   }>(
     `SELECT ticker, t, resolution, bid_c, bid_size, ask_c, ask_size FROM quote_bars
-      WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND t < $2
-      QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY t DESC,
+      WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND t + ${LENGTH_SQL} <= $2
+      QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY t + ${LENGTH_SQL} DESC,
         CASE resolution WHEN 'second' THEN 0 WHEN 'minute' THEN 1 WHEN 'hour' THEN 2 ELSE 3 END) = 1`,
     [listValue(tickers), BigInt(Math.floor(nowMs))],
   );
@@ -60,7 +68,7 @@ export async function latestQuoteBars(
     const t = Number(r.t);
     out.set(r.ticker, {
       t,
-      asOf: Math.min(t + (length[r.resolution] ?? 60_000), nowMs),
+      asOf: t + (length[r.resolution] ?? 60_000),
       bid: r.bid_c,
       bidSize: r.bid_size,
       ask: r.ask_c,

@@ -40,7 +40,7 @@ const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
 /**
  * Snapshots (`/v3/snapshot/options/...`) of option contracts at `nowMs`, in the order given. Per contract:
  *
- * - `day`: the session's minute trade bars that started before now (OHLC, volume, vwap from the bars'
+ * - `day`: the session's minute trade bars complete by now (OHLC, volume, vwap from the bars'
  *   typical prices weighted by volume), `previous_close` = close of the last bar before the session,
  *   `change` against it; `{}` when nothing traded in the session, as the service shows for quiet contracts.
  * - `last_quote`: closing bid and ask of the latest quote bar; a side without a quote counts as 0
@@ -50,7 +50,8 @@ const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
  *   formula for American contracts too) solved from the quote midpoint, with the underlying's latest
  *   price and the time to 16:00 New York on the expiration date. Only when both sides are quoted and the
  *   midpoint lies strictly inside the no-arbitrage bounds (above intrinsic value); else omitted.
- * - `break_even_price`: strike ± premium, the premium being the quote midpoint, else the last bar close.
+ * - `break_even_price`: strike ± premium: the midpoint of a two-sided quote, else the session close, else
+ *   the one-sided midpoint.
  * - `underlying_asset`: the underlying's latest trade or bar close (`value` for an index).
  * - `last_trade` is omitted: the store holds option trade bars, not trades.
  */
@@ -134,7 +135,7 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
       timeframe: 'REAL-TIME',
     };
   }
-  const premium = midpoint ?? d.day?.c;
+  const premium = twoSided ? midpoint : (d.day?.c ?? midpoint);
   if (premium !== undefined)
     out.break_even_price = isCall ? c.strike_price + premium : c.strike_price - premium;
   out.day = day;
@@ -190,16 +191,22 @@ async function sessionDays(
   const agg = `SELECT ticker, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c, sum(v) AS v,
         CASE WHEN sum(v) > 0 THEN sum(coalesce(vw, (h + l + c) / 3) * v) / sum(v) ELSE arg_max(c, t) END AS vw,
         max(t) AS last_t
-      FROM bars WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND resolution = $2 AND t >= $3 AND t < $4
+      FROM bars WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND resolution = $2 AND t >= $3 AND t + $5 <= $4
       GROUP BY ticker`;
   const list = listValue([...tickers]);
-  const rows = await store.all<DayRow>(agg, [list, 'minute', BigInt(dayStart), BigInt(Math.floor(nowMs))]);
+  const rows = await store.all<DayRow>(agg, [
+    list,
+    'minute',
+    BigInt(dayStart),
+    BigInt(Math.floor(nowMs)),
+    60_000n,
+  ]);
   const out = new Map(rows.map((r) => [r.ticker, r]));
   if (
     out.size < tickers.length &&
     nowMs >= dailyBarFinalAt(tickers[0] as string, dayOf(dayStart, NEW_YORK))
   ) {
-    const daily = await store.all<DayRow>(agg, [list, 'day', BigInt(dayStart), BigInt(dayStart + 1)]);
+    const daily = await store.all<DayRow>(agg, [list, 'day', BigInt(dayStart), BigInt(dayStart + 1), 0n]);
     for (const r of daily) if (!out.has(r.ticker)) out.set(r.ticker, r);
   }
   return out;

@@ -20,9 +20,9 @@ export interface SessionSoFar {
   readonly date: string;
   /** Unix ms of the session day's midnight in the market's time zone. */
   readonly dayStart: number;
-  /** The session so far, aggregated from the minute bars that started before now; undefined without data. */
+  /** The session so far, aggregated from the minute bars complete by now; undefined without data. */
   readonly day?: DayAggregate;
-  /** The latest minute bar that started before now, with the session's volume up to and including it. */
+  /** The latest minute bar complete by now, with the session's volume up to and including it. */
   readonly minute?: Bar & { av: number };
   /** The previous session's daily bar, split-adjusted to the current session's shares. */
   readonly prevDay?: Bar;
@@ -43,7 +43,7 @@ export function sessionDate(ticker: string, nowMs: number): string {
 }
 
 /**
- * The current session of `ticker` at `nowMs`: day-so-far from minute bars (unadjusted; splits after now
+ * The current session of `ticker` at `nowMs`: day-so-far from the complete minute bars (unadjusted; splits after now
  * must not reach back), the latest minute, and the previous session's bar. Without minute bars but with a
  * daily bar for a session that has ended, the daily bar stands for the day.
  */
@@ -66,8 +66,9 @@ export async function sessionSoFar(store: Store, ticker: string, nowMs: number):
       : Promise.resolve({ bars: [] as Bar[], queryCount: 0 }),
     previousSessionBar(store, ticker, dayStart, { adjusted: false }),
   ]);
-  // queryBars snaps the end forward to the end of the window holding it: drop a bar that starts at or after now.
-  const bars = minutes.bars.filter((b) => b.t < nowMs);
+  // Complete minutes only: queryBars snaps the end forward to the end of the window holding it, and a
+  // minute in progress would carry trades from after now.
+  const bars = minutes.bars.filter((b) => b.t + 60_000 <= nowMs);
   let day: DayAggregate | undefined;
   let minute: (Bar & { av: number }) | undefined;
   if (bars.length > 0) {

@@ -40,7 +40,7 @@ async function latestPrice(
     latestTradeBar(store, ticker, nowMs),
   ]);
   const tradeMs = trade ? Number(trade.sip_timestamp / 1_000_000n) : undefined;
-  const barMs = bar ? Math.min(bar.t + (bar.resolution === 'second' ? 1000 : 60_000), nowMs) : undefined;
+  const barMs = bar ? bar.t + (bar.resolution === 'second' ? 1000 : 60_000) : undefined;
   if (trade && tradeMs !== undefined && (barMs === undefined || tradeMs >= barMs - 60_000)) {
     return { price: trade.price, asOfMs: tradeMs };
   }

@@ -27,7 +27,7 @@ export interface V2Snapshot {
 /**
  * A v2 snapshot (`/v2/snapshot/locale/.../tickers/{ticker}`) of one ticker at `nowMs`:
  *
- * - `day`: the current session so far (minute bars that started before now); zeros before any trading,
+ * - `day`: the current session so far (minute bars complete by now); zeros before any trading,
  *   as the service shows before the open.
  * - `min`: the latest minute bar with `av`, the session volume up to it.
  * - `prevDay`: the previous session's daily bar.
@@ -49,7 +49,7 @@ export async function v2Snapshot(
   const times: number[] = [];
   body.day = dayBody(session.day, market);
   body.min = minuteBody(session, market);
-  if (session.minute) times.push(session.minute.t + 60_000 > nowMs ? nowMs : session.minute.t + 60_000);
+  if (session.minute) times.push(session.minute.t + 60_000);
   body.prevDay = session.prevDay ? prevDayBody(session.prevDay) : { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 };
 
   let price: number | undefined = session.minute?.c ?? session.day?.c;
@@ -61,7 +61,7 @@ export async function v2Snapshot(
     ]);
     if (trade) {
       body.lastTrade = {
-        c: trade.conditions && trade.conditions.length > 0 ? trade.conditions : null,
+        c: trade.conditions ?? [],
         i: trade.id ?? '',
         p: trade.price,
         s: trade.size,
@@ -85,7 +85,7 @@ export async function v2Snapshot(
   } else if (market === 'crypto') {
     const bar = await latestTradeBar(store, ticker, nowMs);
     if (bar) {
-      const t = Math.min(bar.t + (bar.resolution === 'second' ? 1000 : 60_000), nowMs);
+      const t = bar.t + (bar.resolution === 'second' ? 1000 : 60_000);
       body.lastTrade = { c: [], i: '', p: bar.c, s: bar.v, t, x: CRYPTO_EXCHANGE_ID };
       times.push(t);
       if (t >= session.dayStart) price = bar.c;

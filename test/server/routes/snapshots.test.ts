@@ -1,0 +1,343 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { restClient } from '@polygon.io/client-js';
+import { zonedToUtc } from '../../../src/dates/time-zone.js';
+import { follow, get, leanRows, responseValidator, snapshotServer } from './snapshot-fixture.js';
+
+const NY = 'America/New_York';
+const close = (actual: number, expected: number, what: string, tol = 1e-9) =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} vs ${expected}`);
+const px = (s: string | undefined) => Number(s) / 10_000;
+
+// 2013-10-08 14:30 New York: IBM has trade and quote ticks, BAC/AIG/SPY minute bars, all a daily history.
+const NOW = '2013-10-08T14:30:00-04:00';
+const NOW_MS = Date.parse(NOW);
+const MIDNIGHT = zonedToUtc(NY, 2013, 10, 8);
+const NOW_OF_DAY = NOW_MS - MIDNIGHT;
+
+/** The daily row of `date` (YYYYMMDD) of a Lean daily equity file: o, h, l, c, v. */
+function dailyRow(file: string, date: string) {
+  const row = leanRows(file).find((r) => r[0]?.startsWith(date));
+  assert.ok(row, `${file} has ${date}`);
+  return { o: px(row[1]), h: px(row[2]), l: px(row[3]), c: px(row[4]), v: Number(row[5]) };
+}
+
+/** The IBM session up to now, computed from the raw trade ticks (complete minutes only). */
+function ibmExpected() {
+  const trades = leanRows('equity/usa/tick/ibm/20131008_trade.zip').map((r) => ({
+    ms: Number(r[0]),
+    p: px(r[1]),
+    s: Number(r[2]),
+  }));
+  const inDay = trades.filter((t) => t.ms < NOW_OF_DAY);
+  const lastMinute = inDay.filter((t) => t.ms >= NOW_OF_DAY - 60_000);
+  const last = trades.filter((t) => t.ms <= NOW_OF_DAY).at(-1);
+  const quotes = leanRows('equity/usa/tick/ibm/20131008_quote.zip').filter((r) => Number(r[0]) <= NOW_OF_DAY);
+  // NBBO updates are a bid-only row followed by an ask-only row with the same time.
+  const ask = quotes.at(-1);
+  const bid = quotes.at(-2);
+  assert.ok(last && ask && bid && ask[0] === bid[0] && Number(ask[1]) === 0 && Number(bid[3]) === 0);
+  return {
+    day: {
+      o: (inDay[0] as { p: number }).p,
+      h: Math.max(...inDay.map((t) => t.p)),
+      l: Math.min(...inDay.map((t) => t.p)),
+      c: (inDay.at(-1) as { p: number }).p,
+      v: inDay.reduce((s, t) => s + t.s, 0),
+    },
+    min: {
+      o: (lastMinute[0] as { p: number }).p,
+      h: Math.max(...lastMinute.map((t) => t.p)),
+      l: Math.min(...lastMinute.map((t) => t.p)),
+      c: (lastMinute.at(-1) as { p: number }).p,
+      v: lastMinute.reduce((s, t) => s + t.s, 0),
+      n: lastMinute.length,
+      t: NOW_MS - 60_000,
+    },
+    last,
+    quote: { p: px(bid[1]), s: Number(bid[2]), P: px(ask[3]), S: Number(ask[4]), ms: Number(ask[0]) },
+    prev: dailyRow('equity/usa/daily/ibm.zip', '20131007'),
+  };
+}
+
+describe('GET /v2/snapshot/locale/us/markets/stocks/tickers/{ticker}', () => {
+  it('answers IBM at "now" from the ticks, the minute bars and the previous daily bar', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    const { status, body } = await get(server, '/v2/snapshot/locale/us/markets/stocks/tickers/IBM');
+    assert.equal(status, 200);
+    assert.equal(body.status, 'OK');
+    assert.match(body.request_id, /^[0-9a-f]{32}$/);
+    const snap = body.ticker;
+    const e = ibmExpected();
+    assert.equal(snap.ticker, 'IBM');
+    for (const k of ['o', 'h', 'l', 'c', 'v'] as const) close(snap.day[k], e.day[k], `day.${k}`);
+    for (const k of ['o', 'h', 'l', 'c', 'v', 'n', 't'] as const) close(snap.min[k], e.min[k], `min.${k}`);
+    assert.equal(snap.min.av, e.day.v);
+    for (const k of ['o', 'h', 'l', 'c', 'v'] as const) close(snap.prevDay[k], e.prev[k], `prevDay.${k}`);
+    close(snap.lastTrade.p, e.last?.p ?? Number.NaN, 'lastTrade.p');
+    assert.equal(snap.lastTrade.s, e.last?.s);
+    // Nanoseconds, exact (the body is read by JSON.parse here, so compare at ms precision).
+    close(snap.lastTrade.t / 1e6, MIDNIGHT + (e.last?.ms ?? 0), 'lastTrade.t (ms)', 1);
+    close(snap.lastQuote.p, e.quote.p, 'lastQuote.p');
+    close(snap.lastQuote.P, e.quote.P, 'lastQuote.P');
+    assert.equal(snap.lastQuote.s, e.quote.s);
+    assert.equal(snap.lastQuote.S, e.quote.S);
+    close(snap.todaysChange, (e.last?.p ?? 0) - e.prev.c, 'todaysChange', 1e-9);
+    close(snap.todaysChangePerc, (((e.last?.p ?? 0) - e.prev.c) / e.prev.c) * 100, 'todaysChangePerc', 1e-9);
+    assert.ok(snap.updated / 1e6 <= NOW_MS + 1 && snap.updated / 1e6 >= NOW_MS - 60_000);
+    assert.deepEqual(
+      responseValidator('/v2/snapshot/locale/us/markets/stocks/tickers/{stocksTicker}')(body),
+      [],
+    );
+  });
+
+  it('writes nanosecond timestamps as exact integers', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    const res = await fetch(`${server.url}/v2/snapshot/locale/us/markets/stocks/tickers/IBM?apiKey=k`);
+    const text = await res.text();
+    const e = ibmExpected();
+    const ns = (BigInt(MIDNIGHT + (e.last?.ms ?? 0)) * 1_000_000n).toString();
+    assert.match(text, new RegExp(`"lastTrade":\\{[^}]*"t":${ns}[,}]`));
+  });
+
+  it('answers an unknown ticker 404 NOT_FOUND and keeps serving', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    const res = await get(server, '/v2/snapshot/locale/us/markets/stocks/tickers/NOPE');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.status, 'NOT_FOUND');
+    assert.equal(res.body.message, 'Ticker not found.');
+    assert.equal((await get(server, '/v2/snapshot/locale/us/markets/stocks/tickers/IBM')).status, 200);
+  });
+});
+
+describe('GET /v2/snapshot/locale/us/markets/stocks/tickers', () => {
+  it('takes tickers as a comma list and as repeated keys, leaving out unknown ones', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    const { status, body } = await get(
+      server,
+      '/v2/snapshot/locale/us/markets/stocks/tickers?tickers=IBM,BAC&tickers=AIG&tickers=NOPE',
+    );
+    assert.equal(status, 200);
+    assert.equal(body.status, 'OK');
+    assert.deepEqual(body.tickers.map((s: { ticker: string }) => s.ticker).sort(), ['AIG', 'BAC', 'IBM']);
+    assert.equal(body.count, 3);
+    const bac = body.tickers.find((s: { ticker: string }) => s.ticker === 'BAC');
+    // BAC has no ticks here: its minute is the 14:29 bar of the raw minute file.
+    const minute = leanRows('equity/usa/minute/bac/20131008_trade.zip').find(
+      (r) => Number(r[0]) === NOW_OF_DAY - 60_000,
+    );
+    assert.ok(minute);
+    close(bac.min.c, px(minute[4]), 'BAC min.c');
+    assert.equal(bac.min.v, Number(minute[5]));
+    assert.deepEqual(responseValidator('/v2/snapshot/locale/us/markets/stocks/tickers')(body), []);
+  });
+
+  it('is what the official JS client (v8) reads', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    const rest = restClient('test-key', server.url);
+    const one = (await rest.getStocksSnapshotTicker('IBM')) as any;
+    assert.equal(one.ticker.ticker, 'IBM');
+    const many = (await rest.getStocksSnapshotTickers(['IBM', 'BAC'])) as any;
+    assert.deepEqual(many.tickers.map((s: { ticker: string }) => s.ticker).sort(), ['BAC', 'IBM']);
+    const movers = (await rest.getStocksSnapshotDirection('losers' as any)) as any;
+    assert.equal(movers.status, 'OK');
+  });
+});
+
+describe('GET /v2/snapshot/locale/us/markets/stocks/{gainers|losers}', () => {
+  it('ranks the stocks with a session and 10,000 shares by change against the previous close', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    // Independent change per stock: last price (IBM: last tick; others: close of the 14:29 minute bar)
+    // against the raw previous daily close.
+    const expected = new Map<string, number>();
+    const ibm = ibmExpected();
+    expected.set('IBM', (((ibm.last?.p ?? 0) - ibm.prev.c) / ibm.prev.c) * 100);
+    for (const sym of ['bac', 'aig', 'spy']) {
+      const prev = dailyRow(`equity/usa/daily/${sym}.zip`, '20131007');
+      const rows = leanRows(`equity/usa/minute/${sym}/20131008_trade.zip`).filter(
+        (r) => Number(r[0]) < NOW_OF_DAY - 59_999,
+      );
+      assert.ok(rows.reduce((s, r) => s + Number(r[5]), 0) >= 10_000);
+      expected.set(sym.toUpperCase(), ((px(rows.at(-1)?.[4]) - prev.c) / prev.c) * 100);
+    }
+    const gainers = (await get(server, '/v2/snapshot/locale/us/markets/stocks/gainers')).body;
+    const losers = (await get(server, '/v2/snapshot/locale/us/markets/stocks/losers')).body;
+    const byPerc = [...expected.entries()];
+    const wantGainers = byPerc
+      .filter(([, p]) => p > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k]) => k);
+    const wantLosers = byPerc
+      .filter(([, p]) => p < 0)
+      .sort((a, b) => a[1] - b[1])
+      .map(([k]) => k);
+    assert.deepEqual(
+      gainers.tickers.map((s: { ticker: string }) => s.ticker),
+      wantGainers,
+    );
+    assert.deepEqual(
+      losers.tickers.map((s: { ticker: string }) => s.ticker),
+      wantLosers,
+    );
+    for (const s of [...gainers.tickers, ...losers.tickers]) {
+      close(s.todaysChangePerc, expected.get(s.ticker) ?? Number.NaN, `${s.ticker} change %`, 1e-9);
+    }
+    assert.deepEqual(responseValidator('/v2/snapshot/locale/us/markets/stocks/{direction}')(losers), []);
+  });
+});
+
+describe('v2 crypto and forex snapshots', () => {
+  const CRYPTO_NOW = '2018-04-05T12:00:00Z';
+  const CRYPTO_MIDNIGHT = Date.parse('2018-04-05T00:00:00Z');
+  const cut = Date.parse(CRYPTO_NOW) - CRYPTO_MIDNIGHT;
+
+  it('crypto: day from the minute bars, last trade from the latest bar, previous day from the daily file', async (t) => {
+    const server = await snapshotServer(t, CRYPTO_NOW);
+    if (!server) return;
+    const { status, body } = await get(server, '/v2/snapshot/locale/global/markets/crypto/tickers/X:BTCUSD');
+    assert.equal(status, 200);
+    const rows = leanRows('crypto/coinbase/minute/btcusd/20180405_trade.zip')
+      .map((r) => r.map(Number))
+      .filter((r) => (r[0] as number) + 60_000 <= cut);
+    const snap = body.ticker;
+    close(snap.day.o, rows[0]?.[1] as number, 'day.o');
+    close(snap.day.h, Math.max(...rows.map((r) => r[2] as number)), 'day.h');
+    close(snap.day.l, Math.min(...rows.map((r) => r[3] as number)), 'day.l');
+    close(snap.day.c, rows.at(-1)?.[4] as number, 'day.c');
+    close(
+      snap.day.v,
+      rows.reduce((s, r) => s + (r[5] as number), 0),
+      'day.v',
+      1e-6,
+    );
+    close(snap.lastTrade.p, rows.at(-1)?.[4] as number, 'lastTrade.p');
+    assert.equal(snap.lastTrade.t, CRYPTO_MIDNIGHT + (rows.at(-1)?.[0] as number) + 60_000);
+    const prev = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((r) => r[0]?.startsWith('20180404'));
+    close(snap.prevDay.c, Number(prev?.[4]), 'prevDay.c');
+    close(snap.todaysChange, (rows.at(-1)?.[4] as number) - Number(prev?.[4]), 'todaysChange', 1e-6);
+    assert.equal(snap.updated, Date.parse(CRYPTO_NOW));
+    assert.deepEqual(
+      responseValidator('/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}')(body),
+      [],
+    );
+  });
+
+  it('crypto book: one level each side from the latest complete quote bar', async (t) => {
+    const server = await snapshotServer(t, CRYPTO_NOW);
+    if (!server) return;
+    const { status, body } = await get(
+      server,
+      '/v2/snapshot/locale/global/markets/crypto/tickers/X%3ABTCUSD/book',
+    );
+    assert.equal(status, 200);
+    const q = leanRows('crypto/coinbase/minute/btcusd/20180405_quote.zip')
+      .map((r) => r.map(Number))
+      .filter((r) => (r[0] as number) + 60_000 <= cut)
+      .at(-1) as number[];
+    assert.deepEqual(body.data.bids, [{ p: q[4], x: { '1': q[5] } }]);
+    assert.deepEqual(body.data.asks, [{ p: q[9], x: { '1': q[10] } }]);
+    close(body.data.spread, (q[9] as number) - (q[4] as number), 'spread');
+    assert.equal(body.data.updated, CRYPTO_MIDNIGHT + (q[0] as number) + 60_000);
+    // The spec's schema is an allOf of {type: string} (a misplaced `status`) and the object: no body can
+    // satisfy both, so only the object part is checked.
+    assert.deepEqual(
+      responseValidator('/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}/book', { allOfPart: 1 })(
+        body,
+      ),
+      [],
+    );
+  });
+
+  it('forex: last quote (ms) from the latest complete quote bar; `C:` optional', async (t) => {
+    const server = await snapshotServer(t, '2014-05-05T12:00:00Z');
+    if (!server) return;
+    const { status, body } = await get(server, '/v2/snapshot/locale/global/markets/forex/tickers/EURUSD');
+    assert.equal(status, 200);
+    const midnight = Date.parse('2014-05-05T00:00:00Z');
+    const q = leanRows('forex/oanda/minute/eurusd/20140505_quote.zip')
+      .map((r) => r.map(Number))
+      .filter((r) => (r[0] as number) + 60_000 <= 12 * 3_600_000)
+      .at(-1) as number[];
+    assert.equal(body.ticker.ticker, 'C:EURUSD');
+    assert.deepEqual(body.ticker.lastQuote, {
+      a: q[9],
+      b: q[4],
+      t: midnight + (q[0] as number) + 60_000,
+      x: 48,
+    });
+    const all = (await get(server, '/v2/snapshot/locale/global/markets/forex/tickers')).body;
+    assert.deepEqual(
+      all.tickers.map((s: { ticker: string }) => s.ticker),
+      ['C:EURUSD'],
+    );
+    assert.deepEqual(
+      responseValidator('/v2/snapshot/locale/global/markets/forex/tickers/{ticker}')(body),
+      [],
+    );
+  });
+});
+
+describe('GET /v3/snapshot/indices', () => {
+  // 15:00 New York = 14:00 Chicago, the SPX files' time zone.
+  const NOW_IDX = '2021-01-14T15:00:00-05:00';
+
+  it('gives value and session from the SPX minute bars and a NOT_FOUND item for an unknown ticker', async (t) => {
+    const server = await snapshotServer(t, NOW_IDX);
+    if (!server) return;
+    const { status, body } = await get(server, '/v3/snapshot/indices?ticker.any_of=SPX,APx');
+    assert.equal(status, 200);
+    assert.equal(body.status, 'OK');
+    const rows = leanRows('index/usa/minute/spx/20210114_trade.zip')
+      .map((r) => r.map(Number))
+      .filter((r) => (r[0] as number) + 60_000 <= 14 * 3_600_000);
+    const prev = leanRows('index/usa/daily/spx.zip').find((r) => r[0]?.startsWith('20210104'));
+    const [spx, unknown] = body.results;
+    assert.equal(spx.ticker, 'I:SPX');
+    assert.equal(spx.type, 'indices');
+    assert.equal(spx.market_status, 'open');
+    close(spx.value, rows.at(-1)?.[4] as number, 'value');
+    close(spx.session.open, rows[0]?.[1] as number, 'session.open');
+    close(spx.session.high, Math.max(...rows.map((r) => r[2] as number)), 'session.high');
+    close(spx.session.low, Math.min(...rows.map((r) => r[3] as number)), 'session.low');
+    close(spx.session.previous_close, Number(prev?.[4]), 'session.previous_close');
+    close(spx.session.change, (rows.at(-1)?.[4] as number) - Number(prev?.[4]), 'session.change', 1e-9);
+    assert.deepEqual(unknown, { ticker: 'APx', error: 'NOT_FOUND', message: 'Ticker not found.' });
+    assert.deepEqual(responseValidator('/v3/snapshot/indices')(body), []);
+  });
+
+  it('pages every index by cursor and clamps limit to 250', async (t) => {
+    const server = await snapshotServer(t, NOW_IDX);
+    if (!server) return;
+    const first = await get(server, '/v3/snapshot/indices?limit=1');
+    assert.equal(first.body.results.length, 1);
+    assert.ok(first.body.next_url.startsWith(`${server.url}/v3/snapshot/indices?`));
+    const second = await follow(first.body.next_url);
+    assert.equal(second.status, 200);
+    const tickers = [...first.body.results, ...second.body.results].map((r: { ticker: string }) => r.ticker);
+    assert.deepEqual(tickers, ['I:SPX', 'I:VIX']);
+    assert.equal(second.body.next_url, undefined);
+    // VIX: only closes by day; before 16:00 the value is the previous session's close (the CSV's 01-13).
+    const vix = second.body.results[0];
+    const csv = (await import('node:fs')).readFileSync(
+      new URL('../../../../shared/marketdata/datahub-finance-vix/vix-daily.csv', import.meta.url),
+      'utf8',
+    );
+    const jan13 = csv
+      .split(/\r?\n/)
+      .find((l) => l.startsWith('2021-01-13'))
+      ?.split(',');
+    close(vix.value, Number(jan13?.[4]), 'VIX value');
+    const clamped = await get(server, '/v3/snapshot/indices?limit=100000');
+    assert.equal(clamped.status, 200);
+    assert.equal(clamped.body.results.length, 2);
+    const bad = await get(server, '/v3/snapshot/indices?order=sideways');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.status, 'ERROR');
+  });
+});
