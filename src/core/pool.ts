@@ -1,11 +1,11 @@
 import { AbortError, PoolTimeout } from './errors.js';
+import { onAbort } from './on-abort.js';
 
 interface Waiter {
   resolve: () => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  unsubscribe: (() => void) | undefined;
 }
 
 /**
@@ -43,8 +43,7 @@ export class ConnectionSlots {
       const waiter: Waiter = {
         resolve,
         reject,
-        signal,
-        onAbort: undefined,
+        unsubscribe: undefined,
         timer: setTimeout(() => {
           this.#drop(waiter);
           reject(
@@ -55,13 +54,12 @@ export class ConnectionSlots {
         }, this.#timeoutMs),
       };
       if (signal) {
-        waiter.onAbort = () => {
+        waiter.unsubscribe = onAbort(signal, () => {
           this.#drop(waiter);
           reject(
             new AbortError('Request aborted while waiting for a free connection', { cause: signal.reason }),
           );
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
+        });
       }
       this.#waiters.push(waiter);
     });
@@ -86,6 +84,6 @@ export class ConnectionSlots {
 
   #settle(waiter: Waiter): void {
     clearTimeout(waiter.timer);
-    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    waiter.unsubscribe?.();
   }
 }

@@ -14,6 +14,7 @@ import {
   ReadTimeout,
   WriteTimeout,
 } from './errors.js';
+import { onAbort } from './on-abort.js';
 import { ConnectionSlots } from './pool.js';
 import { isRetryableError, isRetryableStatus, retryDelay } from './retry.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -282,7 +283,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   readonly #resolve: (res: HttpResponse) => void;
   readonly #reject: (error: unknown) => void;
   readonly #finish: () => void;
-  readonly #onAbort: (() => void) | undefined;
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(
     url: string,
@@ -296,14 +297,13 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     this.#resolve = resolve;
     this.#reject = reject;
     this.#finish = finish;
-    if (signal) {
-      this.#onAbort = () => {
-        // The caller stops waiting now; undici is told to drop the request (or does so once connected).
-        this.#reject(abortError(signal));
-        this.#controller?.abort(abortError(signal));
-      };
-      signal.addEventListener('abort', this.#onAbort, { once: true });
-    }
+    this.#unsubscribe = signal
+      ? onAbort(signal, () => {
+          // The caller stops waiting now; undici is told to drop the request (or does so once connected).
+          this.#reject(abortError(signal));
+          this.#controller?.abort(abortError(signal));
+        })
+      : undefined;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -345,7 +345,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #end(): boolean {
     if (this.#done) return true;
     this.#done = true;
-    if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#unsubscribe?.();
     this.#finish();
     return false;
   }
@@ -438,15 +438,16 @@ function abortError(signal: AbortSignal): AbortError {
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError(signal!));
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unsubscribe?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(abortError(signal));
+        })
+      : undefined;
   });
 }
 

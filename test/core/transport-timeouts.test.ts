@@ -202,6 +202,27 @@ describe('abort', () => {
     assert.ok(ms < 1000, `took ${ms} ms`);
   });
 
+  test('one signal cancels many concurrent requests, without a listener-leak warning', async () => {
+    server.setScript([{ kind: 'stall' }]);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const t = transport({ readTimeout: 10 });
+      const pending = Array.from({ length: 30 }, (_, i) =>
+        t.get(`/many/${i}`, { signal: controller.signal }),
+      );
+      setTimeout(() => controller.abort(), 100);
+      const outcomes = await Promise.allSettled(pending);
+      assert.ok(outcomes.every((o) => o.status === 'rejected' && o.reason instanceof AbortError));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('an already aborted signal sends nothing', async () => {
     const before = server.requests.length;
     const { error } = await timed(transport({}).get('/x', { signal: AbortSignal.abort() }));
