@@ -7,6 +7,16 @@ const subscribers = new WeakMap<AbortSignal, Set<() => void>>();
  * concurrent requests without tripping Node's "possible EventTarget memory leak" warning.
  */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (signal.aborted) {
+    // The event has already fired; run the callback anyway, after the caller has finished subscribing.
+    let cancelled = false;
+    queueMicrotask(() => {
+      if (!cancelled) callback();
+    });
+    return () => {
+      cancelled = true;
+    };
+  }
   let set = subscribers.get(signal);
   if (set === undefined) {
     const callbacks = new Set<() => void>();
