@@ -38,8 +38,8 @@ function handRsi(xs: number[], n: number): number {
   avgLoss /= n;
   for (let i = n + 1; i < xs.length; i++) {
     const d = (xs[i] as number) - (xs[i - 1] as number);
-    avgGain = (avgGain * (n - 1) + (d > 0 ? d : 0)) / n;
-    avgLoss = (avgLoss * (n - 1) + (d < 0 ? -d : 0)) / n;
+    avgGain = (avgGain * (n - 1) + Math.max(d, 0)) / n;
+    avgLoss = (avgLoss * (n - 1) + Math.max(-d, 0)) / n;
   }
   return avgLoss === 0 ? 100 : 100 - 100 / (1 + avgGain / avgLoss);
 }
