@@ -1,5 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
+import { tradingSession } from '../calendar/index.js';
 import { blackScholesGreeks, DAYS_PER_YEAR, impliedVolatility } from '../greeks/index.js';
 import type { Store } from '../store/store.js';
 import { latestOpenInterest, latestQuoteBars, type QuoteBarClose } from './latest-bars.js';
@@ -48,7 +49,7 @@ const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
  * - `open_interest`: the latest recorded value; omitted when none is recorded.
  * - `implied_volatility` and `greeks`: Black–Scholes (`greeks/`, zero rate, no dividends, the European
  *   formula for American contracts too) solved from the quote midpoint, with the underlying's latest
- *   price and the time to 16:00 New York on the expiration date. Only when both sides are quoted and the
+ *   price and the time to the close of the expiration day (`expiryInstant`). Only when both sides are quoted and the
  *   midpoint lies strictly inside the no-arbitrage bounds (above intrinsic value); else omitted.
  * - `break_even_price`: strike ± premium: the midpoint of a two-sided quote, else the session close, else
  *   the one-sided midpoint.
@@ -149,8 +150,7 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
   };
 
   if (twoSided && midpoint !== undefined && d.underlying) {
-    const [y, m, dd] = c.expiration_date.split('-').map(Number) as [number, number, number];
-    const years = (zonedToUtc(NEW_YORK, y, m, dd, 16) - d.nowMs) / YEAR_MS;
+    const years = (expiryInstant(c.expiration_date) - d.nowMs) / YEAR_MS;
     const inputs = {
       type: isCall ? ('call' as const) : ('put' as const),
       spot: d.underlying.price,
@@ -179,6 +179,17 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
     out.underlying_asset = { change_to_break_even: 0, ticker: c.underlying_ticker };
   }
   return out;
+}
+
+/**
+ * When a contract stops trading: the close of its expiration day's session (13:00 New York on an early
+ * close), 16:00 New York when the calendar has no session that day.
+ */
+export function expiryInstant(date: string): number {
+  const session = tradingSession(date);
+  if (session) return session.close;
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return zonedToUtc(NEW_YORK, y, m, d, 16);
 }
 
 /** The session so far of each contract, from its minute bars (a daily bar for a finished session without any). */
