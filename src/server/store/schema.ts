@@ -25,6 +25,8 @@ export const MIGRATIONS: readonly string[] = [
     sha256 VARCHAR PRIMARY KEY, path VARCHAR NOT NULL, kind VARCHAR NOT NULL,
     rows BIGINT NOT NULL, ingested_at TIMESTAMP NOT NULL);
 
+  -- trades and quotes have no primary key: an index over millions of ticks makes bulk loads several
+  -- times slower. Ingest keeps (ticker, sip_timestamp, sequence_number) unique itself.
   CREATE TABLE IF NOT EXISTS trades (
     ticker VARCHAR NOT NULL,
     sip_timestamp BIGINT NOT NULL,
@@ -38,8 +40,7 @@ export const MIGRATIONS: readonly string[] = [
     tape INTEGER,
     correction INTEGER,
     trf_id INTEGER,
-    trf_timestamp BIGINT,
-    PRIMARY KEY (ticker, sip_timestamp, sequence_number));
+    trf_timestamp BIGINT);
 
   CREATE TABLE IF NOT EXISTS quotes (
     ticker VARCHAR NOT NULL,
@@ -48,8 +49,7 @@ export const MIGRATIONS: readonly string[] = [
     sequence_number BIGINT NOT NULL,
     bid_price DOUBLE, bid_size DOUBLE, bid_exchange INTEGER,
     ask_price DOUBLE, ask_size DOUBLE, ask_exchange INTEGER,
-    conditions INTEGER[], indicators INTEGER[], tape INTEGER,
-    PRIMARY KEY (ticker, sip_timestamp, sequence_number));
+    conditions INTEGER[], indicators INTEGER[], tape INTEGER);
 
   -- Trade bars as recorded (second, minute, hour, day); vw and n are NULL when the source lacks them.
   CREATE TABLE IF NOT EXISTS bars (
@@ -79,7 +79,8 @@ export const MIGRATIONS: readonly string[] = [
     split_from DOUBLE NOT NULL, split_to DOUBLE NOT NULL,
     PRIMARY KEY (ticker, execution_date));
 
-  -- Ticker history from map files: the symbol in use up to and including 'date'.
+  -- Ticker history from map files: the symbol in use up to and including 'date'; exchange is the
+  -- primary exchange's MIC (XNAS, XNYS, ARCX, XASE) or the file's own code when it has no known MIC.
   CREATE TABLE IF NOT EXISTS ticker_history (
     ticker VARCHAR NOT NULL, date DATE NOT NULL, symbol VARCHAR NOT NULL, exchange VARCHAR,
     PRIMARY KEY (ticker, date));

@@ -3,6 +3,16 @@ import { dirname } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
+/** How `Store.open` opens the database file. */
+export interface StoreOpenOptions {
+  /**
+   * Open without write access: no migration runs, and the file must already exist at the current
+   * `SCHEMA_VERSION`. Several read-only processes may share one file (the test suite's store).
+   * @default false
+   */
+  readOnly?: boolean;
+}
+
 /** A value bound to a `$1`-style SQL parameter. */
 export type SqlValue = DuckDBValue;
 
@@ -18,14 +28,32 @@ export class Store {
     readonly path: string,
   ) {}
 
-  /** Opens the store at `path` (`:memory:` for a throw-away store) and migrates it. */
-  static async open(path: string): Promise<Store> {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const instance = await DuckDBInstance.create(path);
+  /**
+   * Opens the store at `path` (`:memory:` for a throw-away store) and migrates it; with `readOnly`,
+   * checks its schema version instead.
+   */
+  static async open(path: string, options: StoreOpenOptions = {}): Promise<Store> {
+    const readOnly = options.readOnly === true;
+    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
+    const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
     const conn = await instance.connect();
     const store = new Store(instance, conn, path);
-    await store.migrate();
+    try {
+      if (readOnly) await store.checkVersion();
+      else await store.migrate();
+    } catch (e) {
+      store.close();
+      throw e;
+    }
     return store;
+  }
+
+  private async checkVersion(): Promise<void> {
+    const rows = await this.all<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
+    const version = rows[0] ? Number(rows[0].value) : 0;
+    if (version !== SCHEMA_VERSION) {
+      throw new Error(`${this.path} has schema version ${version}; this mdq reads version ${SCHEMA_VERSION}`);
+    }
   }
 
   private async migrate(): Promise<void> {

@@ -1,0 +1,533 @@
+import { unzipSync } from 'fflate';
+import { IngestError } from './ingest-error.js';
+import { exchangeId, primaryExchangeMic, saleConditions } from './lean-codes.js';
+import { dataTimeZone, type LeanFile, sessionTimeZone } from './lean-paths.js';
+import { eachLine } from './lines.js';
+import {
+  isoDate,
+  type LeanDate,
+  leanStampParser,
+  parseLeanDate,
+  sessionStartParser,
+  wallClockOfDay,
+} from './local-time.js';
+import { defaultExerciseStyle, optionTicker, parseOptionEntry } from './option-ticker.js';
+import { indexTicker, pairTicker, stockTicker } from './reference.js';
+import type { Resolution } from './rows.js';
+import type { RowSink } from './staging.js';
+import { nextUsTradingDay } from './us-market-days.js';
+
+/** Lean writes US equity and option prices as integer deci-cents. */
+const DECI_CENTS = 10_000;
+
+const decoder = new TextDecoder();
+
+/** A bad row or field: the line loop adds the location. */
+class RowProblem extends Error {}
+
+function fail(reason: string): never {
+  throw new RowProblem(reason);
+}
+
+/** A number field; empty or non-numeric fields are errors. */
+function num(fields: string[], i: number, what: string): number {
+  const s = fields[i];
+  if (s === undefined || s === '') fail(`${what} (column ${i + 1}) is missing`);
+  const v = Number(s);
+  if (!Number.isFinite(v)) fail(`${what} (column ${i + 1}) is not a number: ${JSON.stringify(s)}`);
+  return v;
+}
+
+/** A number field that may be empty (Lean leaves a missing quote side's prices empty). */
+function optNum(fields: string[], i: number, what: string): number | null {
+  return fields[i] === '' ? null : num(fields, i, what);
+}
+
+function columns(fields: string[], min: number, max = min): void {
+  if (fields.length < min || fields.length > max) {
+    fail(`expected ${min === max ? min : `${min} to ${max}`} columns, found ${fields.length}`);
+  }
+}
+
+/** Unix ms → ns, keeping fractional milliseconds (Lean allows them). */
+function msToNs(ms: number): bigint {
+  const whole = Math.floor(ms);
+  const frac = ms - whole;
+  const ns = BigInt(whole) * 1_000_000n;
+  return frac === 0 ? ns : ns + BigInt(Math.round(frac * 1_000_000));
+}
+
+/** Runs `fn` over the lines of one CSV text, turning a `RowProblem` into an `IngestError` there. */
+function eachRow(
+  text: string,
+  where: { file: string; entry?: string },
+  fn: (fields: string[], line: number) => void,
+  skipHeader = false,
+): void {
+  let current = 0;
+  try {
+    eachLine(text, (line, n) => {
+      current = n;
+      if (skipHeader && n === 1) return;
+      if (line === '') fail('empty line');
+      fn(line.split(','), n);
+    });
+  } catch (e) {
+    if (e instanceof RowProblem) throw new IngestError({ ...where, line: current }, e.message);
+    throw e;
+  }
+}
+
+function readEntries(file: string, bytes: Uint8Array): [string, Uint8Array][] {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes);
+  } catch (e) {
+    throw new IngestError({ file }, `not a readable zip archive (${(e as Error).message})`, { cause: e });
+  }
+  const list = Object.entries(entries).filter(([name]) => !name.endsWith('/'));
+  if (list.length === 0) throw new IngestError({ file }, 'the zip archive holds no entry');
+  return list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Parses one Lean file (zip or csv) and hands its rows to `sink`. Throws `IngestError` when malformed. */
+export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, sink: RowSink): void {
+  if (desc.kind === 'factor-file') {
+    parseFactorFile(desc.ticker, file, decoder.decode(bytes), sink);
+    return;
+  }
+  if (desc.kind === 'map-file') {
+    parseMapFile(desc.ticker, file, decoder.decode(bytes), sink);
+    return;
+  }
+  const entries = readEntries(file, bytes);
+  if (desc.kind !== 'option' && entries.length !== 1) {
+    throw new IngestError({ file }, `expected one entry in the archive, found ${entries.length}`);
+  }
+  for (const [entry, data] of entries) {
+    const where = { file, entry };
+    const text = decoder.decode(data);
+    switch (desc.kind) {
+      case 'trade-ticks':
+        sink.ticker(stockTicker(desc.ticker));
+        parseTradeTicks(desc.ticker, desc.date, where, text, sink);
+        break;
+      case 'quote-ticks':
+        sink.ticker(stockTicker(desc.ticker));
+        parseQuoteTicks(desc.ticker, desc.date, where, text, sink);
+        break;
+      case 'fx-quote-ticks':
+        sink.ticker(pairTicker(desc.ticker, 'fx'));
+        parseFxTicks(desc.ticker, desc.date, where, text, sink);
+        break;
+      case 'bars':
+      case 'quote-bars': {
+        sink.ticker(
+          desc.assetClass === 'equity'
+            ? stockTicker(desc.ticker)
+            : desc.assetClass === 'index'
+              ? indexTicker(desc.ticker)
+              : pairTicker(desc.ticker, desc.assetClass === 'forex' ? 'fx' : 'crypto'),
+        );
+        const time = barClock(desc.assetClass, desc.resolution, desc.date);
+        const scale = desc.assetClass === 'equity' ? DECI_CENTS : 1;
+        if (desc.kind === 'bars') {
+          // Lean's index "volume" counts updates (or is 0); the service reports no volume for indices.
+          const volume = desc.assetClass === 'index' ? 'none' : 'column';
+          parseTradeBars(desc.ticker, desc.resolution, time, scale, volume, where, text, sink);
+        } else {
+          const forex = desc.assetClass === 'forex';
+          parseQuoteBars(desc.ticker, desc.resolution, time, scale, forex, where, text, sink);
+        }
+        break;
+      }
+      case 'option':
+        parseOptionEntryRows(desc, where, text, sink);
+        break;
+    }
+  }
+}
+
+type Clock = (timeField: string) => number;
+
+/** How a bar file's first column becomes the bar start in Unix ms. */
+function barClock(
+  assetClass: 'equity' | 'crypto' | 'forex' | 'index' | 'option',
+  resolution: Resolution,
+  date: LeanDate | undefined,
+): Clock {
+  const tz = dataTimeZone(assetClass);
+  if (date) {
+    const clock = wallClockOfDay(date, tz);
+    return (field) => {
+      const ms = Number(field);
+      if (field === '' || !Number.isFinite(ms) || ms < 0)
+        fail(`time is not milliseconds of the day: ${JSON.stringify(field)}`);
+      return clock(ms);
+    };
+  }
+  if (resolution === 'day') {
+    const session = sessionStartParser(sessionTimeZone(assetClass));
+    return (field) => {
+      const m = /^(\d{8}) \d{2}:\d{2}$/.exec(field);
+      const d = m ? parseLeanDate(m[1] as string) : undefined;
+      if (!d) fail(`time is not "YYYYMMDD HH:mm": ${JSON.stringify(field)}`);
+      return session(d);
+    };
+  }
+  const stamp = leanStampParser(tz);
+  return (field) => {
+    const t = stamp(field);
+    if (t === undefined) fail(`time is not "YYYYMMDD HH:mm": ${JSON.stringify(field)}`);
+    return t;
+  };
+}
+
+function parseTradeBars(
+  ticker: string,
+  resolution: Resolution,
+  time: Clock,
+  scale: number,
+  volume: 'column' | 'none',
+  where: { file: string; entry?: string },
+  text: string,
+  sink: RowSink,
+): void {
+  eachRow(text, where, (f) => {
+    columns(f, 6);
+    const o = num(f, 1, 'open') / scale;
+    const h = num(f, 2, 'high') / scale;
+    const l = num(f, 3, 'low') / scale;
+    const c = num(f, 4, 'close') / scale;
+    const v = num(f, 5, 'volume');
+    sink.bar({
+      ticker,
+      resolution,
+      t: time(f[0] as string),
+      o,
+      h,
+      l,
+      c,
+      v: volume === 'none' ? 0 : v,
+      vw: null,
+      n: null,
+    });
+  });
+}
+
+function parseQuoteBars(
+  ticker: string,
+  resolution: Resolution,
+  time: Clock,
+  scale: number,
+  forex: boolean,
+  where: { file: string; entry?: string },
+  text: string,
+  sink: RowSink,
+): void {
+  const price = (f: string[], i: number, what: string) => {
+    const v = optNum(f, i, what);
+    return v === null ? null : v / scale;
+  };
+  eachRow(text, where, (f) => {
+    columns(f, 11);
+    const t = time(f[0] as string);
+    const row = {
+      ticker,
+      resolution,
+      t,
+      bid_o: price(f, 1, 'bid open'),
+      bid_h: price(f, 2, 'bid high'),
+      bid_l: price(f, 3, 'bid low'),
+      bid_c: price(f, 4, 'bid close'),
+      // Oanda supplies no sizes (always 0): stored as unknown.
+      bid_size: forex ? null : optNum(f, 5, 'bid size'),
+      ask_o: price(f, 6, 'ask open'),
+      ask_h: price(f, 7, 'ask high'),
+      ask_l: price(f, 8, 'ask low'),
+      ask_c: price(f, 9, 'ask close'),
+      ask_size: forex ? null : optNum(f, 10, 'ask size'),
+    };
+    if (forex) {
+      num(f, 5, 'bid size');
+      num(f, 10, 'ask size');
+    }
+    sink.quoteBar(row);
+    if (forex) {
+      // Forex has quotes only; its aggregates are the bid/ask midpoint, which every quote bar with
+      // both sides gives. Volume is not supplied by the source.
+      const { bid_o, bid_h, bid_l, bid_c, ask_o, ask_h, ask_l, ask_c } = row;
+      if (bid_o === null || bid_h === null || bid_l === null || bid_c === null) return;
+      if (ask_o === null || ask_h === null || ask_l === null || ask_c === null) return;
+      sink.bar({
+        ticker,
+        resolution,
+        t,
+        o: (bid_o + ask_o) / 2,
+        h: (bid_h + ask_h) / 2,
+        l: (bid_l + ask_l) / 2,
+        c: (bid_c + ask_c) / 2,
+        v: 0,
+        vw: null,
+        n: null,
+      });
+    }
+  });
+}
+
+function parseTradeTicks(
+  ticker: string,
+  date: LeanDate,
+  where: { file: string; entry?: string },
+  text: string,
+  sink: RowSink,
+): void {
+  const clock = wallClockOfDay(date, dataTimeZone('equity'));
+  eachRow(text, where, (f, line) => {
+    columns(f, 6);
+    const ms = num(f, 0, 'time');
+    if (ms < 0) fail('time is negative');
+    const conditions = saleConditions(f[4] as string);
+    if (conditions === undefined) fail(`sale condition is not a hexadecimal mask: ${JSON.stringify(f[4])}`);
+    const suspicious = f[5];
+    if (suspicious !== '0' && suspicious !== '1')
+      fail(`suspicious flag is not 0 or 1: ${JSON.stringify(suspicious)}`);
+    sink.trade({
+      ticker,
+      sip_timestamp: msToNs(clock(ms)),
+      participant_timestamp: null,
+      sequence_number: BigInt(line),
+      price: num(f, 1, 'price') / DECI_CENTS,
+      size: num(f, 2, 'size'),
+      exchange: exchangeId(f[3] as string),
+      conditions,
+      id: null,
+      tape: null,
+      correction: null,
+      trf_id: null,
+      trf_timestamp: null,
+    });
+  });
+}
+
+interface Side {
+  price: number;
+  size: number;
+  exchange: number | null;
+}
+
+/**
+ * Lean's NBBO ticks come as a bid-only row followed by an ask-only row with the same time; each pair
+ * becomes one quote. A row that has no partner becomes a quote of its own, with the other side carried
+ * from the latest quote (none before the first). The sequence number is the line of the first row.
+ */
+function parseQuoteTicks(
+  ticker: string,
+  date: LeanDate,
+  where: { file: string; entry?: string },
+  text: string,
+  sink: RowSink,
+): void {
+  const clock = wallClockOfDay(date, dataTimeZone('equity'));
+  let bid: Side | null = null;
+  let ask: Side | null = null;
+  let pending: { ms: number; side: Side; line: number } | null = null;
+  const emit = (ms: number, line: number) => {
+    sink.quote({
+      ticker,
+      sip_timestamp: msToNs(clock(ms)),
+      participant_timestamp: null,
+      sequence_number: BigInt(line),
+      bid_price: bid ? bid.price : null,
+      bid_size: bid ? bid.size : null,
+      bid_exchange: bid ? bid.exchange : null,
+      ask_price: ask ? ask.price : null,
+      ask_size: ask ? ask.size : null,
+      ask_exchange: ask ? ask.exchange : null,
+      conditions: null,
+      indicators: null,
+      tape: null,
+    });
+  };
+  const flush = () => {
+    if (!pending) return;
+    bid = pending.side;
+    emit(pending.ms, pending.line);
+    pending = null;
+  };
+  eachRow(text, where, (f, line) => {
+    columns(f, 8);
+    const ms = num(f, 0, 'time');
+    if (ms < 0) fail('time is negative');
+    const bidPrice = num(f, 1, 'bid price');
+    const bidSize = num(f, 2, 'bid size');
+    const askPrice = num(f, 3, 'ask price');
+    const askSize = num(f, 4, 'ask size');
+    if (!/^[0-9a-fA-F]{1,8}$/.test(f[6] as string))
+      fail(`quote condition is not a hexadecimal mask: ${JSON.stringify(f[6])}`);
+    const exchange = exchangeId(f[5] as string);
+    const hasBid = bidPrice !== 0 || bidSize !== 0;
+    const hasAsk = askPrice !== 0 || askSize !== 0;
+    if (hasBid && !hasAsk) {
+      flush();
+      pending = { ms, side: { price: bidPrice / DECI_CENTS, size: bidSize, exchange }, line };
+    } else if (hasAsk && !hasBid) {
+      const side = { price: askPrice / DECI_CENTS, size: askSize, exchange };
+      if (pending && pending.ms === ms) {
+        const first = pending.line;
+        bid = pending.side;
+        pending = null;
+        ask = side;
+        emit(ms, first);
+      } else {
+        flush();
+        ask = side;
+        emit(ms, line);
+      }
+    } else if (hasBid && hasAsk) {
+      flush();
+      bid = { price: bidPrice / DECI_CENTS, size: bidSize, exchange };
+      ask = { price: askPrice / DECI_CENTS, size: askSize, exchange };
+      emit(ms, line);
+    }
+    // A row with neither side changes nothing.
+  });
+  flush();
+}
+
+function parseFxTicks(
+  ticker: string,
+  date: LeanDate,
+  where: { file: string; entry?: string },
+  text: string,
+  sink: RowSink,
+): void {
+  const clock = wallClockOfDay(date, dataTimeZone('forex'));
+  eachRow(text, where, (f, line) => {
+    columns(f, 3);
+    const ms = num(f, 0, 'time');
+    if (ms < 0) fail('time is negative');
+    sink.quote({
+      ticker,
+      sip_timestamp: msToNs(clock(ms)),
+      participant_timestamp: null,
+      sequence_number: BigInt(line),
+      bid_price: num(f, 1, 'bid price'),
+      bid_size: null,
+      bid_exchange: null,
+      ask_price: num(f, 2, 'ask price'),
+      ask_size: null,
+      ask_exchange: null,
+      conditions: null,
+      indicators: null,
+      tape: null,
+    });
+  });
+}
+
+function parseOptionEntryRows(
+  desc: Extract<LeanFile, { kind: 'option' }>,
+  where: { file: string; entry: string },
+  text: string,
+  sink: RowSink,
+): void {
+  const entryName = where.entry.split('/').pop() as string;
+  const contract = parseOptionEntry(entryName, desc.underlying);
+  if (!contract) {
+    throw new IngestError(
+      where,
+      'entry name does not name a contract (…_<style>_<call|put>_<strike>_<YYYYMMDD>.csv)',
+    );
+  }
+  const ticker = optionTicker(contract);
+  sink.contract({
+    ticker,
+    underlying_ticker: contract.underlying,
+    contract_type: contract.right,
+    exercise_style: contract.style ?? defaultExerciseStyle(contract.underlying),
+    expiration_date: isoDate(contract.expiry),
+    strike_price: contract.strikeThousandths / 1000,
+    shares_per_contract: 100,
+    primary_exchange: null,
+  });
+  const time = barClock('option', desc.resolution, desc.date);
+  if (desc.tickType === 'trade') {
+    parseTradeBars(ticker, desc.resolution, time, DECI_CENTS, 'column', where, text, sink);
+  } else if (desc.tickType === 'quote') {
+    parseQuoteBars(ticker, desc.resolution, time, DECI_CENTS, false, where, text, sink);
+  } else {
+    eachRow(text, where, (f) => {
+      columns(f, 2);
+      sink.openInterest({ ticker, t: time(f[0] as string), open_interest: num(f, 1, 'open interest') });
+    });
+  }
+}
+
+/**
+ * Factor files list, per date, the factors that apply up to that date. A change of SplitFactor between
+ * two rows is a split taking effect on the trading day after the earlier row: ratio = new / old
+ * (AAPL 0.0357143 → 0.25 is 7-for-1).
+ */
+function parseFactorFile(ticker: string, file: string, text: string, sink: RowSink): void {
+  let previous: { date: string; split: number } | undefined;
+  eachRow(text, { file }, (f) => {
+    columns(f, 3, 4);
+    const d = parseLeanDate(f[0] as string);
+    if (!d) fail(`date is not YYYYMMDD: ${JSON.stringify(f[0])}`);
+    num(f, 1, 'price factor');
+    const split = num(f, 2, 'split factor');
+    if (split <= 0) fail('split factor is not positive');
+    const date = isoDate(d);
+    if (previous && date <= previous.date) fail('dates are not increasing');
+    if (previous && split !== previous.split) {
+      const { from, to } = splitRatio(split / previous.split);
+      sink.split({ ticker, execution_date: nextUsTradingDay(previous.date), split_from: from, split_to: to });
+    }
+    previous = { date, split };
+  });
+  sink.ticker(stockTicker(ticker));
+}
+
+/**
+ * The split a factor quotient stands for. Real splits have small terms (2-for-1, 3-for-2, 1-for-20),
+ * and the factors carry rounding noise of about 1e-4 (TWX 3.0003 / 1.49993008), so small terms within
+ * 5e-4 win; any other change (GOOG's 2015 adjustment, 1.0028) is kept as the decimal ratio.
+ */
+export function splitRatio(ratio: number): { from: number; to: number } {
+  for (let q = 1; q <= 50; q++) {
+    const p = Math.round(ratio * q);
+    if (p > 0 && Math.abs(p / q - ratio) <= ratio * 5e-4) return { from: q, to: p };
+  }
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  return ratio >= 1 ? { from: 1, to: round(ratio) } : { from: round(1 / ratio), to: 1 };
+}
+
+/** Map files: date, symbol in use up to that date, primary-exchange code. */
+function parseMapFile(ticker: string, file: string, text: string, sink: RowSink): void {
+  let last: { date: string; exchange: string | null } | undefined;
+  eachRow(text, { file }, (f) => {
+    columns(f, 2, 3);
+    const d = parseLeanDate(f[0] as string);
+    if (!d) fail(`date is not YYYYMMDD: ${JSON.stringify(f[0])}`);
+    const symbol = (f[1] as string).toUpperCase();
+    if (symbol === '') fail('symbol is empty');
+    const date = isoDate(d);
+    if (last && date <= last.date) fail('dates are not increasing');
+    const exchange = primaryExchangeMic(f[2] ?? '');
+    sink.tickerHistory({ ticker, date, symbol, exchange });
+    last = { date, exchange };
+  });
+  if (!last) return;
+  // Lean ends a live symbol's map file with the 2050-12-31 sentinel; an earlier last date is the
+  // delisting.
+  const active = last.date >= '2050-12-31';
+  sink.ticker(
+    {
+      ...stockTicker(ticker),
+      active,
+      primary_exchange: last.exchange,
+      delisted_utc: active ? null : `${last.date} 00:00:00`,
+    },
+    true,
+  );
+}

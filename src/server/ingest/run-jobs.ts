@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { AbortError } from '../../core/errors.js';
+import type { Store } from '../store/store.js';
+import { IngestError, isIngestError } from './ingest-error.js';
+import { emptyCounts, INGEST_TABLES, type RowCounts, type RowSink, Staging } from './staging.js';
+
+/** Progress after each file, for a progress bar. */
+export interface IngestProgress {
+  /** Files finished (ingested, skipped or failed). */
+  filesDone: number;
+  /** Files this run looks at. */
+  filesTotal: number;
+  /** The file just finished. */
+  file: string;
+  /** Rows written so far, over all tables. */
+  rows: number;
+}
+
+/** Options of `ingestLean` and `ingestFlatFiles`. */
+export interface IngestOptions {
+  /** Called after each file. */
+  onProgress?: (progress: IngestProgress) => void;
+  /** Stops between files; what was committed stays, the current file is not written. */
+  signal?: AbortSignal;
+  /**
+   * Go on with the next file after a malformed one (its error is listed in the summary) instead of
+   * throwing.
+   * @default false
+   */
+  continueOnError?: boolean;
+}
+
+/** What an ingest run did. */
+export interface IngestSummary {
+  /** Files looked at (recognised ones). */
+  filesSeen: number;
+  /** Files written now. */
+  filesIngested: number;
+  /** Files skipped because the store already holds their content. */
+  filesSkipped: number;
+  /** Files that failed (only with `continueOnError`). */
+  filesFailed: number;
+  /** Files found under the folder that ingest does not read. */
+  unrecognised: string[];
+  /** Errors of failed files (only with `continueOnError`). */
+  errors: IngestError[];
+  /** Rows written per table. */
+  rows: RowCounts;
+  /** Wall time of the run in ms. */
+  elapsedMs: number;
+}
+
+/** One file to ingest: how to name it and how to parse its bytes. */
+export interface IngestJob {
+  /** The file's path, as reported in errors and stored in `ingested_files`. */
+  path: string;
+  /** A short label of the layout (`lean:trade-ticks`, `flatfiles:trades`), stored with the file. */
+  kind: string;
+  /** Parses the content into `sink`; throws `IngestError` when malformed. */
+  parse(bytes: Uint8Array, sink: RowSink): void;
+}
+
+/**
+ * Ingests each job's file in its own transaction, skipping content already ingested (by sha256).
+ */
+export async function runIngestJobs(
+  store: Store,
+  jobs: readonly IngestJob[],
+  unrecognised: string[],
+  options: IngestOptions,
+): Promise<IngestSummary> {
+  const started = performance.now();
+  const summary: IngestSummary = {
+    filesSeen: jobs.length,
+    filesIngested: 0,
+    filesSkipped: 0,
+    filesFailed: 0,
+    unrecognised,
+    errors: [],
+    rows: emptyCounts(),
+    elapsedMs: 0,
+  };
+  let rows = 0;
+  const staging = Staging.create(store);
+  try {
+    for (const [i, job] of jobs.entries()) {
+      if (options.signal?.aborted)
+        throw new AbortError('ingest was cancelled', { cause: options.signal.reason });
+      let bytes: Uint8Array;
+      try {
+        bytes = await readFile(job.path);
+      } catch (e) {
+        throw new IngestError({ file: job.path }, `cannot read the file (${(e as Error).message})`, {
+          cause: e,
+        });
+      }
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const seen = await store.all('SELECT 1 FROM ingested_files WHERE sha256 = $1', [sha256]);
+      if (seen.length > 0) {
+        summary.filesSkipped++;
+      } else {
+        try {
+          try {
+            job.parse(bytes, staging);
+          } catch (e) {
+            await staging.discard();
+            throw isIngestError(e)
+              ? e
+              : new IngestError({ file: job.path }, `cannot be read (${(e as Error).message})`, { cause: e });
+          }
+          const counts = await staging.commit({ sha256, path: job.path, kind: job.kind });
+          for (const table of INGEST_TABLES) {
+            summary.rows[table] += counts[table];
+            rows += counts[table];
+          }
+          summary.filesIngested++;
+        } catch (e) {
+          if (!options.continueOnError || !isIngestError(e)) throw e;
+          summary.filesFailed++;
+          summary.errors.push(e);
+        }
+      }
+      options.onProgress?.({ filesDone: i + 1, filesTotal: jobs.length, file: job.path, rows });
+    }
+  } finally {
+    staging.close();
+    summary.elapsedMs = Math.round(performance.now() - started);
+  }
+  return summary;
+}

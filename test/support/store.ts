@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import type { TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Store } from '../../src/server/store/store.js';
+
+/**
+ * The store built from `../shared/marketdata` by `scripts/prepare-test-store.ts`, which the test runner
+ * runs before the test files. Open it read-only: several test files share it.
+ */
+export const testStorePath = fileURLToPath(new URL('../../.tmp/test-store.duckdb', import.meta.url));
+
+/**
+ * Opens the prepared test store read-only, or skips the test with a printed reason when it was not
+ * built (no `../shared/marketdata`); under CI its absence fails the test.
+ */
+export async function openTestStore(t: TestContext): Promise<Store | undefined> {
+  if (!existsSync(testStorePath)) {
+    const reason = `${testStorePath} is absent (built by scripts/prepare-test-store.ts from ../shared/marketdata)`;
+    if (process.env.CI === 'true') throw new Error(reason);
+    console.log(`# skipped: ${reason}`);
+    t.skip(reason);
+    return undefined;
+  }
+  return Store.open(testStorePath, { readOnly: true });
+}
