@@ -1,3 +1,4 @@
+import { startOfDay } from '../../src/dates/time-zone.js';
 import type { SeenRequest } from './recording-server.js';
 
 /** What a handler answers. */
@@ -30,4 +31,109 @@ function fixed(_req: SeenRequest, _origin: string, config: Answer): Answer {
   return config ?? { body: '{}' };
 }
 
-export const handlers: Record<string, Handler> = { fixed, paginated };
+/** Settings of the `minuteBars` handler. */
+export interface MinuteBarsConfig {
+  /** One bar every `stepMinutes` minutes (t a multiple of the step), from `dataStart` to `dataEnd` (ms, end excluded). */
+  stepMinutes: number;
+  dataStart: number;
+  dataEnd: number;
+  /** Periods `[lo, hi)` (ms) without any bar: a halted symbol; chunks inside them come back empty. */
+  gaps?: [number, number][];
+  /** Most bars per page below the request's `limit`: forces next_url paging within a chunk. */
+  cap?: number;
+  /** Fault: the first page of a window also holds the bars up to this many ms outside it, on both sides. */
+  spillMs?: number;
+  /** `status` of an answer without bars. @default 'OK' */
+  emptyStatus?: string;
+  /** Time zone of `YYYY-MM-DD` bounds. @default 'UTC' */
+  timeZone?: string;
+}
+
+const MINUTE_PATH = /^\/v2\/aggs\/ticker\/([^/]+)\/range\/1\/minute\/([^/]+)\/([^/]+)$/;
+
+/** The bar the handler serves at `t`: its values are a function of `t`, so a test can tell bars apart. */
+export function minuteBarAt(t: number): {
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  vw: number;
+  t: number;
+  n: number;
+} {
+  const k = t / 60_000;
+  const base = 100 + (k % 97) / 10;
+  return {
+    o: base,
+    h: base + 0.5,
+    l: base - 0.5,
+    c: base + 0.1,
+    v: 1000 + (k % 13),
+    vw: base + 0.05,
+    t,
+    n: 1 + (k % 5),
+  };
+}
+
+/**
+ * Minute bars of `/v2/aggs/ticker/{t}/range/1/minute/{from}/{to}` like the real API: `from`/`to` in ms
+ * or `YYYY-MM-DD` (a `to` day runs to its end), `sort`, `limit`, and a next_url that keeps the path with
+ * `{from}` replaced by the next bar's ms plus a `cursor` holding `limit` and `sort` (the real API's cursor
+ * is base64url of such a query).
+ */
+function minuteBars(req: SeenRequest, origin: string, config: MinuteBarsConfig): Answer {
+  const m = MINUTE_PATH.exec(req.path);
+  if (!m)
+    return {
+      status: 404,
+      body: JSON.stringify({ status: 'NOT_FOUND', request_id: 'x', message: 'no route' }),
+    };
+  const [, ticker, fromText, toText] = m as unknown as [string, string, string, string];
+  const q = new URLSearchParams(req.query);
+  const cursor = q.get('cursor');
+  const params = cursor ? new URLSearchParams(Buffer.from(cursor, 'base64url').toString()) : q;
+  const limit = Number(params.get('limit') ?? 5000);
+  const sort = params.get('sort') ?? 'asc';
+  const tz = config.timeZone ?? 'UTC';
+  const bound = (text: string, end: boolean) => {
+    const day = decodeURIComponent(text);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return Number(day);
+    if (!end) return startOfDay(day, tz);
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    return startOfDay(next, tz) - 1;
+  };
+  const spill = cursor ? 0 : (config.spillMs ?? 0);
+  const lo = Math.max(bound(fromText, false) - spill, config.dataStart);
+  const hi = Math.min(bound(toText, true) + (config.spillMs ?? 0), config.dataEnd - 1);
+  const step = config.stepMinutes * 60_000;
+  const all: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi; t += step) {
+    if (!(config.gaps ?? []).some(([a, b]) => t >= a && t < b)) all.push(t);
+  }
+  if (sort === 'desc') all.reverse();
+  const take = Math.min(limit, config.cap ?? limit);
+  const page = all.slice(0, take).map(minuteBarAt);
+  const rest = all[take];
+  const body: Record<string, unknown> = {
+    ticker: decodeURIComponent(ticker),
+    queryCount: page.length,
+    resultsCount: page.length,
+    adjusted: true,
+    status: page.length ? 'OK' : (config.emptyStatus ?? 'OK'),
+    request_id: `bars-${req.path.length}-${page.length}`,
+    count: page.length,
+  };
+  if (page.length) body.results = page;
+  if (rest !== undefined) {
+    const next = Buffer.from(`limit=${limit}&sort=${sort}`).toString('base64url');
+    const path =
+      sort === 'desc'
+        ? `/v2/aggs/ticker/${ticker}/range/1/minute/${fromText}/${rest}`
+        : `/v2/aggs/ticker/${ticker}/range/1/minute/${rest}/${toText}`;
+    body.next_url = `${origin}${path}?cursor=${next}`;
+  }
+  return { body: JSON.stringify(body) };
+}
+
+export const handlers: Record<string, Handler> = { fixed, paginated, minuteBars };
