@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
+import { InvalidParameterError } from '../core/errors.js';
 import type { OperationSpec, ParamSpec } from '../core/operation.js';
-import { clampToMax, type DecodedValue, decodeParam } from '../core/wire-values.js';
+import { clampToMax, type DecodedValue, decodeParam, isInRange } from '../core/wire-values.js';
 import { startOfDay } from '../dates/time-zone.js';
 import { decodeCursor } from './cursor.js';
 import type { AppEnv } from './http.js';
@@ -23,7 +24,7 @@ const RESERVED = new Set(['apiKey', 'cursor']);
 
 /**
  * Decodes the path and query parameters `op` declares, as the service would: unknown query keys are
- * ignored, `limit` above its maximum is clamped, parameters the endpoint does not take (`in: 'client'`)
+ * ignored, `limit` above its maximum is clamped (other numbers out of range are refused), parameters the endpoint does not take (`in: 'client'`)
  * are ignored, defaults fill what is absent (`defaults` first, then the declaration's). With a `cursor`
  * the query is the cursor's (the service's next_url carries nothing else but the key).
  *
@@ -52,8 +53,19 @@ export function parseRequest(
   return { values, query, fromCursor: cursor !== null };
 }
 
+/** `limit` above its maximum is clamped, as the service does; any other number out of range is refused. */
 function clamp(param: ParamSpec, value: DecodedValue): DecodedValue {
-  return typeof value === 'number' ? clampToMax(param, value) : value;
+  if (typeof value !== 'number') return value;
+  if (param.wire === 'limit') return clampToMax(param, value);
+  if (!isInRange(param, value)) {
+    const type = param.type as { min?: number; max?: number };
+    throw new InvalidParameterError(
+      param.wire,
+      String(value),
+      `expected a number from ${type.min ?? '-∞'} to ${type.max ?? '∞'}`,
+    );
+  }
+  return value;
 }
 
 /** The Hono route pattern of a declared path: `/v3/trades/{ticker}` → `/v3/trades/:ticker`. */

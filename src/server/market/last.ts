@@ -42,6 +42,8 @@ export function normaliseLists<T>(row: T): T {
 export interface BarQuote {
   /** End of the bar (Unix ms): when its closing quote was current. */
   t: number;
+  /** Start of the bar (Unix ms). */
+  start: number;
   bid: number;
   ask: number;
 }
@@ -59,7 +61,7 @@ export async function lastQuoteBar(
   atMs: number,
 ): Promise<BarQuote | undefined> {
   const rows = await store.all<BarQuote>(
-    `SELECT (t + ${RESOLUTION_MS} - 1)::DOUBLE AS t, bid_c AS bid, ask_c AS ask FROM quote_bars
+    `SELECT (t + ${RESOLUTION_MS} - 1)::DOUBLE AS t, t::DOUBLE AS start, bid_c AS bid, ask_c AS ask FROM quote_bars
       WHERE ticker = $1 AND bid_c IS NOT NULL AND ask_c IS NOT NULL AND t + ${RESOLUTION_MS} - 1 <= $2
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],

@@ -42,7 +42,8 @@ async function latestForexQuote(
     lastQuoteBar(ctx.store, ticker, atMs),
   ]);
   const tickMs = tick ? Number(tick.sip_timestamp / 1_000_000n) : -Infinity;
-  if (tick && tick.bid_price !== null && tick.ask_price !== null && (!bar || tickMs >= bar.t)) {
+  // A bar's closing quote is only known to be later than a tick when the whole bar is.
+  if (tick && tick.bid_price !== null && tick.ask_price !== null && (!bar || tickMs >= bar.start)) {
     const out: ForexLast = { ask: tick.ask_price, bid: tick.bid_price, timestamp: tickMs };
     const exchange = tick.bid_exchange ?? tick.ask_exchange;
     if (exchange !== null) out.exchange = exchange;
