@@ -1,4 +1,4 @@
-import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import type { CallOptions, Result } from '../core/client.js';
 import type { PagePromise } from '../core/page-promise.js';
 import {
   aggregateBars,
@@ -10,14 +10,7 @@ import { indicators } from '../operations/indicators.js';
 import { lastCryptoTrade } from '../operations/last.js';
 import { cryptoBook, gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
 import { historicTicks, tradesV3 } from '../operations/trades-quotes.js';
-import type {
-  Aggregate,
-  AggregatesResponse,
-  GroupedDailyResponse,
-  IndicatorResponse,
-  IndicatorValue,
-  PreviousCloseResponse,
-} from '../types/common.js';
+import type { GroupedDailyResponse } from '../types/common.js';
 import type {
   CryptoBookResponse,
   CryptoOpenCloseResponse,
@@ -28,6 +21,7 @@ import type {
   PairSnapshotResponse,
   PairSnapshotsResponse,
 } from '../types/other.js';
+import { MarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The Crypto operations. Combined symbols take `X:` optionally; indicators take no `adjusted`. */
@@ -52,10 +46,10 @@ export const cryptoOperations = {
 
 const ops = cryptoOperations;
 type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
-type Indicator<O> = PagePromise<Result<IndicatorResponse, O>, IndicatorValue>;
 
 /** The asynchronous Crypto client. Day boundaries are UTC. */
-export class AsyncCryptoClient extends BaseClient {
+export class AsyncCryptoClient extends MarketClient<typeof ops> {
+  protected readonly ops = ops;
   protected readonly timeZone = 'UTC';
 
   /** Trades of a pair on one date, paged by the millisecond `offset` of the last trade. */
@@ -95,44 +89,12 @@ export class AsyncCryptoClient extends BaseClient {
     return this.call(ops.getDailyOpenClose, [fromSymbol, toSymbol, date], options);
   }
 
-  /** Aggregate bars of a pair; `fullRange: true` fetches the whole range in chunks. */
-  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
-    symbol: string,
-    fromDate: Date | string | number,
-    toDate: Date | string | number,
-    options?: O,
-  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
-    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], options);
-  }
-
-  /** Every bar of a range as one list; timespan defaults to minute. */
-  getFullRangeAggregateBars(
-    symbol: string,
-    fromDate: Date | string | number,
-    toDate: Date | string | number,
-    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
-  ): Promise<Aggregate[]> {
-    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], {
-      timespan: 'minute',
-      ...options,
-      fullRange: true,
-    });
-  }
-
   /** Daily bars of every pair on one date. */
   getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
     date: Date | string,
     options?: O,
   ): Promise<Result<GroupedDailyResponse, O>> {
     return this.call(ops.getGroupedDailyBars, [date], options);
-  }
-
-  /** The previous day's bar of a pair. */
-  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<PreviousCloseResponse, O>> {
-    return this.call(ops.getPreviousClose, [symbol], options);
   }
 
   /** Snapshot of one pair. */
@@ -163,26 +125,6 @@ export class AsyncCryptoClient extends BaseClient {
     options?: O,
   ): Promise<Result<CryptoBookResponse, O>> {
     return this.call(ops.getLevel2Book, [symbol], options);
-  }
-
-  /** Simple moving average. */
-  getSma<const O extends Opt<'getSma'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getSma, [symbol], options);
-  }
-
-  /** Exponential moving average. */
-  getEma<const O extends Opt<'getEma'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getEma, [symbol], options);
-  }
-
-  /** Relative strength index. */
-  getRsi<const O extends Opt<'getRsi'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getRsi, [symbol], options);
-  }
-
-  /** Moving average convergence/divergence. */
-  getMacd<const O extends Opt<'getMacd'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getMacd, [symbol], options);
   }
 }
 

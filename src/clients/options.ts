@@ -1,4 +1,4 @@
-import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import type { CallOptions, Result } from '../core/client.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, previousClose } from '../operations/aggregates.js';
@@ -7,14 +7,7 @@ import { lastTrade } from '../operations/last.js';
 import { optionContractSnapshot, optionsChainSnapshot } from '../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../operations/trades-quotes.js';
 import { normalizeOptionTicker } from '../symbols/prefix.js';
-import type {
-  Aggregate,
-  AggregatesResponse,
-  DailyOpenCloseResponse,
-  IndicatorResponse,
-  IndicatorValue,
-  PreviousCloseResponse,
-} from '../types/common.js';
+import type { DailyOpenCloseResponse } from '../types/common.js';
 import type {
   ListResponse,
   OptionContractSnapshot,
@@ -23,6 +16,7 @@ import type {
   OptionTrade,
 } from '../types/other.js';
 import type { LastTradeResponse } from '../types/stocks.js';
+import { MarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The Options operations (SPEC 4.4). Option symbols take `O:` optionally. */
@@ -52,13 +46,18 @@ export const optionsOperations = {
 
 const ops = optionsOperations;
 type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
-type Indicator<O> = PagePromise<Result<IndicatorResponse, O>, IndicatorValue>;
 // Option symbols are checked completely (layout, date, strike) before any request.
 const contract = (symbol: string, parameter = 'optionSymbol') => normalizeOptionTicker(symbol, parameter);
 
 /** The asynchronous Options client. */
-export class AsyncOptionsClient extends BaseClient {
+export class AsyncOptionsClient extends MarketClient<typeof ops> {
+  protected readonly ops = ops;
   protected readonly timeZone = NEW_YORK;
+
+  /** Option symbols are checked whole (layout, date, strike) and take `O:`, before any request. */
+  protected override symbol(symbol: string, parameter: string): string {
+    return contract(symbol, parameter);
+  }
 
   /** Trades of a contract in a time range, paged by `next_url`. */
   getTrades<const O extends Opt<'getTrades'>>(
@@ -93,30 +92,6 @@ export class AsyncOptionsClient extends BaseClient {
     return this.call(ops.getDailyOpenClose, [contract(symbol, 'symbol'), date], options);
   }
 
-  /** Aggregate bars of a contract; `fullRange: true` fetches the whole range in chunks. */
-  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
-    symbol: string,
-    fromDate: Date | string | number,
-    toDate: Date | string | number,
-    options?: O,
-  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
-    return this.call(ops.getAggregateBars, [contract(symbol, 'symbol'), fromDate, toDate], options);
-  }
-
-  /** Every bar of a range as one list; timespan defaults to minute. */
-  getFullRangeAggregateBars(
-    symbol: string,
-    fromDate: Date | string | number,
-    toDate: Date | string | number,
-    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
-  ): Promise<Aggregate[]> {
-    return this.call(ops.getAggregateBars, [contract(symbol, 'symbol'), fromDate, toDate], {
-      timespan: 'minute',
-      ...options,
-      fullRange: true,
-    });
-  }
-
   /** Snapshot of one contract of an underlying: greeks, implied volatility, last quote and trade. */
   getSnapshot<const O extends Opt<'getSnapshot'>>(
     underlyingSymbol: string,
@@ -132,34 +107,6 @@ export class AsyncOptionsClient extends BaseClient {
     options?: O,
   ): PagePromise<Result<ListResponse<OptionContractSnapshot>, O>, OptionContractSnapshot> {
     return this.call(ops.getSnapshotChain, [underlyingSymbol], options);
-  }
-
-  /** The previous trading day's bar of a contract. */
-  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
-    ticker: string,
-    options?: O,
-  ): Promise<Result<PreviousCloseResponse, O>> {
-    return this.call(ops.getPreviousClose, [contract(ticker, 'ticker')], options);
-  }
-
-  /** Simple moving average. */
-  getSma<const O extends Opt<'getSma'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getSma, [contract(symbol, 'symbol')], options);
-  }
-
-  /** Exponential moving average. */
-  getEma<const O extends Opt<'getEma'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getEma, [contract(symbol, 'symbol')], options);
-  }
-
-  /** Relative strength index. */
-  getRsi<const O extends Opt<'getRsi'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getRsi, [contract(symbol, 'symbol')], options);
-  }
-
-  /** Moving average convergence/divergence. */
-  getMacd<const O extends Opt<'getMacd'>>(symbol: string, options?: O): Indicator<O> {
-    return this.call(ops.getMacd, [contract(symbol, 'symbol')], options);
   }
 }
 

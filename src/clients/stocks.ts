@@ -1,4 +1,4 @@
-import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import type { CallOptions, Result } from '../core/client.js';
 import { DecodeError } from '../core/errors.js';
 import type { PagePromise } from '../core/page-promise.js';
 import { NEW_YORK } from '../dates/time-zone.js';
@@ -7,15 +7,7 @@ import { indicators } from '../operations/indicators.js';
 import { lastQuote, lastTrade } from '../operations/last.js';
 import { gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../operations/trades-quotes.js';
-import type {
-  Aggregate,
-  AggregatesResponse,
-  DailyOpenCloseResponse,
-  GroupedDailyResponse,
-  IndicatorResponse,
-  IndicatorValue,
-  PreviousCloseResponse,
-} from '../types/common.js';
+import type { DailyOpenCloseResponse, GroupedDailyResponse } from '../types/common.js';
 import type {
   LastQuoteResponse,
   LastTradeResponse,
@@ -27,6 +19,7 @@ import type {
   Trade,
   TradesResponse,
 } from '../types/stocks.js';
+import { MarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The Stocks operations (SPEC 4.3), one declaration each. */
@@ -60,7 +53,8 @@ type Opt<K extends keyof Ops> = CallOptions<Ops[K]>;
  * const bars = await stocks.getAggregateBars('AAPL', '2024-01-02', '2024-03-28', { timespan: 'minute', multiplier: 5, fullRange: true });
  * await stocks.close();
  */
-export class AsyncStocksClient extends BaseClient {
+export class AsyncStocksClient extends MarketClient<typeof ops> {
+  protected readonly ops = ops;
   protected readonly timeZone = NEW_YORK;
 
   /** Trades of one date (legacy v2), paged by the nanosecond `timestamp` offset. */
@@ -114,47 +108,12 @@ export class AsyncStocksClient extends BaseClient {
     return this.call(ops.getDailyOpenClose, [symbol, date], options);
   }
 
-  /**
-   * Aggregate bars over a window. With `fullRange: true` the range is fetched in chunks (in parallel by
-   * default) and one list of bars is returned: no gap, no duplicate, no 50000-bar cap.
-   */
-  getAggregateBars<const O extends Opt<'getAggregateBars'>>(
-    symbol: string,
-    fromDate: Date | string | number,
-    toDate: Date | string | number,
-    options?: O,
-  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
-    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], options);
-  }
-
-  /** Every bar of a range as one list (SPEC 4.1 full-range operation): timespan defaults to minute. */
-  getFullRangeAggregateBars(
-    symbol: string,
-    fromDate: Date | string | number,
-    toDate: Date | string | number,
-    options?: Omit<Opt<'getAggregateBars'>, 'fullRange' | 'limit' | 'rawResponse'>,
-  ): Promise<Aggregate[]> {
-    return this.call(ops.getAggregateBars, [symbol, fromDate, toDate], {
-      timespan: 'minute',
-      ...options,
-      fullRange: true,
-    });
-  }
-
   /** Daily bars of the whole stock market on one date. */
   getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
     date: Date | string,
     options?: O,
   ): Promise<Result<GroupedDailyResponse, O>> {
     return this.call(ops.getGroupedDailyBars, [date], options);
-  }
-
-  /** The previous trading day's bar. */
-  getPreviousClose<const O extends Opt<'getPreviousClose'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<PreviousCloseResponse, O>> {
-    return this.call(ops.getPreviousClose, [symbol], options);
   }
 
   /** Current minute, day and previous-day bars plus the last trade and quote of one ticker. */
@@ -187,38 +146,6 @@ export class AsyncStocksClient extends BaseClient {
     options?: O,
   ): Promise<Result<SnapshotsResponse, O>> {
     return this.call(ops.getGainersAndLosers, [], options);
-  }
-
-  /** Simple moving average. */
-  getSma<const O extends Opt<'getSma'>>(
-    symbol: string,
-    options?: O,
-  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
-    return this.call(ops.getSma, [symbol], options);
-  }
-
-  /** Exponential moving average. */
-  getEma<const O extends Opt<'getEma'>>(
-    symbol: string,
-    options?: O,
-  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
-    return this.call(ops.getEma, [symbol], options);
-  }
-
-  /** Relative strength index. */
-  getRsi<const O extends Opt<'getRsi'>>(
-    symbol: string,
-    options?: O,
-  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
-    return this.call(ops.getRsi, [symbol], options);
-  }
-
-  /** Moving average convergence/divergence. */
-  getMacd<const O extends Opt<'getMacd'>>(
-    symbol: string,
-    options?: O,
-  ): PagePromise<Result<IndicatorResponse, O>, IndicatorValue> {
-    return this.call(ops.getMacd, [symbol], options);
   }
 }
 
