@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { strToU8, zipSync } from 'fflate';
+import { isIngestError } from '../../../src/server/ingest/ingest-error.js';
+import { ingestLean } from '../../../src/server/ingest/lean.js';
+import type { IngestProgress } from '../../../src/server/ingest/run-jobs.js';
+import type { Store } from '../../../src/server/store/store.js';
+import { hasShared, leanDir } from '../../support/shared.js';
+import { leanSubset, n, tempStore } from './helpers.js';
+
+/** Writes a Lean-style zip with one entry under `root`. */
+function writeZip(root: string, path: string, entry: string, text: string): string {
+  const full = join(root, path);
+  mkdirSync(dirname(full), { recursive: true });
+  writeFileSync(full, zipSync({ [entry]: strToU8(text) }));
+  return full;
+}
+
+async function tableCounts(store: Store): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of [
+    'trades',
+    'quotes',
+    'bars',
+    'quote_bars',
+    'open_interest',
+    'splits',
+    'ticker_history',
+    'tickers',
+    'option_contracts',
+    'ingested_files',
+  ]) {
+    const [row] = await store.all<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`);
+    out[table] = n(row?.n);
+  }
+  return out;
+}
+
+describe('ingest behaviour', () => {
+  let store: Store;
+  let root: string;
+  const cleanups: (() => void)[] = [];
+
+  beforeEach(async () => {
+    const temp = await tempStore();
+    store = temp.store;
+    root = mkdtempSync(join(tmpdir(), 'mdq-lean-synthetic-'));
+    cleanups.push(temp.cleanup, () => rmSync(root, { recursive: true, force: true }));
+  });
+  afterEach(() => {
+    for (const c of cleanups.splice(0).reverse()) c();
+  });
+
+  it('re-ingesting the same folder changes nothing', async (t) => {
+    if (!hasShared(t, leanDir)) return;
+    const subset = leanSubset([
+      'equity/usa/minute/ibm/20131008_trade.zip',
+      'equity/usa/tick/ibm/20131011_trade.zip',
+      'equity/usa/factor_files/aapl.csv',
+      'option/usa/minute/twx/20140605_openinterest_american.zip',
+    ]);
+    cleanups.push(subset.cleanup);
+    const first = await ingestLean(store, subset.dir);
+    assert.equal(first.filesIngested, 4);
+    const before = await tableCounts(store);
+    const second = await ingestLean(store, subset.dir);
+    assert.deepEqual([second.filesIngested, second.filesSkipped], [0, 4]);
+    assert.ok(Object.values(second.rows).every((v) => v === 0));
+    assert.deepEqual(await tableCounts(store), before);
+    assert.equal(before.ingested_files, 4);
+  });
+
+  it('a malformed row aborts its file with file!entry:line and leaves nothing of it', async () => {
+    const good = writeZip(
+      root,
+      'equity/usa/minute/abc/20131008_trade.zip',
+      '20131008_abc_minute_trade.csv',
+      '34200000,1000000,1010000,990000,1005000,100\n34260000,1005000,1005000,1005000,1005000,50\n',
+    );
+    const bad = writeZip(
+      root,
+      'equity/usa/minute/xyz/20131008_trade.zip',
+      '20131008_xyz_minute_trade.csv',
+      '34200000,1000000,1010000,990000,1005000,100\r\n34260000,1005000,1005000,1005000,1005000,50\r\n34320000,1005000,oops,1005000,1005000,50\r\n34380000,1005000,1005000,1005000,1005000,50',
+    );
+    await assert.rejects(ingestLean(store, root), (e: unknown) => {
+      assert.ok(isIngestError(e));
+      assert.equal(e.file, bad);
+      assert.equal(e.entry, '20131008_xyz_minute_trade.csv');
+      assert.equal(e.line, 3);
+      assert.match(
+        e.message,
+        /xyz\/20131008_trade\.zip!20131008_xyz_minute_trade\.csv:3: high \(column 3\) is not a number: "oops"/,
+      );
+      return true;
+    });
+    const bars = await store.all<{ ticker: string; n: bigint }>(
+      'SELECT ticker, count(*) AS n FROM bars GROUP BY ticker',
+    );
+    assert.deepEqual(
+      bars.map((b) => [b.ticker, n(b.n)]),
+      [['ABC', 2]],
+      'the good file before it landed whole',
+    );
+    const files = await store.all<{ path: string }>('SELECT path FROM ingested_files');
+    assert.deepEqual(
+      files.map((f) => f.path),
+      [good],
+    );
+    assert.deepEqual(await store.all("SELECT ticker FROM tickers WHERE ticker = 'XYZ'"), []);
+  });
+
+  it('with continueOnError the run goes on and lists the failure', async () => {
+    writeZip(
+      root,
+      'equity/usa/minute/xyz/20131008_trade.zip',
+      '20131008_xyz_minute_trade.csv',
+      '34200000,1,2,3\n',
+    );
+    writeZip(
+      root,
+      'equity/usa/minute/zzz/20131008_trade.zip',
+      '20131008_zzz_minute_trade.csv',
+      '34200000,1000000,1010000,990000,1005000,100',
+    );
+    mkdirSync(join(root, 'equity/usa/minute/bad'), { recursive: true });
+    writeFileSync(join(root, 'equity/usa/minute/bad/20131008_trade.zip'), 'not a zip at all');
+    writeFileSync(join(root, 'readme.md'), 'not data');
+    const summary = await ingestLean(store, root, { continueOnError: true });
+    assert.deepEqual([summary.filesSeen, summary.filesIngested, summary.filesFailed], [3, 1, 2]);
+    assert.deepEqual(summary.unrecognised, [join(root, 'readme.md')]);
+    const messages = summary.errors.map((e) => e.message).sort();
+    assert.match(messages[0] as string, /bad\/20131008_trade\.zip: not a readable zip archive/);
+    assert.match(
+      messages[1] as string,
+      /xyz\/20131008_trade\.zip!20131008_xyz_minute_trade\.csv:1: expected 6 columns, found 4/,
+    );
+    assert.equal(summary.rows.bars, 1);
+  });
+
+  it('changed content for the same bars replaces them instead of adding rows', async () => {
+    const path = 'equity/usa/minute/abc/20131008_trade.zip';
+    const entry = '20131008_abc_minute_trade.csv';
+    writeZip(root, path, entry, '34200000,1000000,1010000,990000,1005000,100\n');
+    await ingestLean(store, root);
+    writeZip(root, path, entry, '34200000,1000000,1010000,990000,1007000,120\n34260000,1,1,1,1,1\n');
+    const summary = await ingestLean(store, root);
+    assert.equal(summary.filesIngested, 1);
+    const rows = await store.all<{ c: number; v: number }>(
+      "SELECT c, v FROM bars WHERE ticker = 'ABC' ORDER BY t",
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.c, r.v]),
+      [
+        [100.7, 120],
+        [0.0001, 1],
+      ],
+    );
+  });
+
+  it('reports progress per file and stops between files when aborted', async () => {
+    for (const name of ['aaa', 'bbb', 'ccc']) {
+      writeZip(
+        root,
+        `equity/usa/minute/${name}/20131008_trade.zip`,
+        `20131008_${name}_minute_trade.csv`,
+        '34200000,1000000,1010000,990000,1005000,100',
+      );
+    }
+    const seen: IngestProgress[] = [];
+    const controller = new AbortController();
+    await assert.rejects(
+      ingestLean(store, root, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p);
+          if (p.filesDone === 2) controller.abort();
+        },
+      }),
+      { name: 'AbortError' },
+    );
+    // Each file adds one bar and one new ticker.
+    assert.deepEqual(
+      seen.map((p) => [p.filesDone, p.filesTotal, p.rows]),
+      [
+        [1, 3, 2],
+        [2, 3, 4],
+      ],
+    );
+    const [count] = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM ingested_files');
+    assert.equal(n(count?.n), 2);
+  });
+});

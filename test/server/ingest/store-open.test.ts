@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { defaultDbPath } from '../../../src/server/store/default-db-path.js';
+import { Store } from '../../../src/server/store/store.js';
+
+describe('Store.open and defaultDbPath', () => {
+  it('opens read-only after a writer closed, and refuses writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mdq-ro-'));
+    try {
+      const path = join(dir, 'db.duckdb');
+      const writer = await Store.open(path);
+      await writer.run("INSERT INTO tickers (ticker, market, locale) VALUES ('SPY', 'stocks', 'us')");
+      writer.close();
+      const reader = await Store.open(path, { readOnly: true });
+      try {
+        assert.deepEqual(await reader.all('SELECT ticker FROM tickers'), [{ ticker: 'SPY' }]);
+        await assert.rejects(
+          reader.run("INSERT INTO tickers (ticker, market, locale) VALUES ('QQQ', 'stocks', 'us')"),
+          /read-only/i,
+        );
+      } finally {
+        reader.close();
+      }
+      await assert.rejects(Store.open(join(dir, 'missing.duckdb'), { readOnly: true }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('defaultDbPath: MDQ_DB, then XDG_DATA_HOME, then ~/.local/share', () => {
+    assert.equal(defaultDbPath({ MDQ_DB: '/x/y.duckdb', XDG_DATA_HOME: '/data' }), '/x/y.duckdb');
+    assert.equal(defaultDbPath({ XDG_DATA_HOME: '/data' }), '/data/mdq/mdq.duckdb');
+    assert.equal(defaultDbPath({}), join(homedir(), '.local', 'share', 'mdq', 'mdq.duckdb'));
+  });
+});
