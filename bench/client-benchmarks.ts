@@ -1,0 +1,134 @@
+/**
+ * Client-side benchmarks against a running local server: mdq vs a raw undici lower bound vs the
+ * official `@polygon.io/client-js`, for a full-range fetch and for many small sequential calls.
+ */
+import { restClient } from '@polygon.io/client-js';
+import { Pool } from 'undici';
+import { StocksClient, splitDateRange } from '../src/index.js';
+import { interleave, type Sample } from './measure.js';
+
+const KEY = 'bench-key';
+const TICKER = 'SYNTH';
+
+interface Bar {
+  t: number;
+}
+
+/**
+ * A year of minute bars: mdq's async full range; raw undici requesting the same chunk URLs at the same
+ * concurrency, `JSON.parse` and concatenating; the official client with `pagination: true` (one call at
+ * `limit=50000`, following `next_url`).
+ */
+export async function fullRange(
+  url: string,
+  from: string,
+  to: string,
+  rounds: number,
+  concurrency = 10,
+): Promise<{ samples: Record<string, Sample[]>; bars: Record<string, number>; reversedPages: boolean }> {
+  const mdq = StocksClient(KEY, { useAsync: true, baseUrl: url, readTimeout: 60 });
+  const pool = new Pool(url);
+  const polygon = restClient(KEY, url, { pagination: true });
+  // The URLs mdq requests: one per chunk of its own range split, as [start, end - 1] in Unix ms.
+  const targets = splitDateRange(from, to, 'minute', { reverse: false }).map(
+    ([lo, hi]) =>
+      `/v2/aggs/ticker/${TICKER}/range/1/minute/${lo}/${hi - 1}?adjusted=true&sort=asc&limit=50000`,
+  );
+  const bars: Record<string, number> = {};
+  let reversedPages = false;
+  try {
+    const samples = await interleave(rounds, {
+      raw: async () => {
+        const parts: Bar[][] = new Array(targets.length);
+        let next = 0;
+        const worker = async () => {
+          for (let i = next++; i < targets.length; i = next++) {
+            const res = await pool.request({
+              path: targets[i] as string,
+              method: 'GET',
+              headers: { authorization: `Bearer ${KEY}`, accept: 'application/json' },
+            });
+            const page = JSON.parse(await res.body.text()) as { results?: Bar[] };
+            parts[i] = page.results ?? [];
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
+        bars.raw = parts.flat().length;
+      },
+      mdq: async () => {
+        const result = await mdq.getFullRangeAggregateBars(TICKER, from, to, {
+          info: false,
+          maxConcurrentWorkers: concurrency,
+        });
+        bars.mdq = result.length;
+      },
+      polygon: async () => {
+        const result = (await polygon.getStocksAggregates(
+          TICKER,
+          1,
+          'minute' as never,
+          from,
+          to,
+          true,
+          'asc' as never,
+          50000,
+        )) as { results?: Bar[] };
+        const list = result.results ?? [];
+        bars.polygon = list.length;
+        // Pages merge later-first (wire-format.md §6.3): the first bar is not the earliest.
+        reversedPages = list.length > 1 && (list[0] as Bar).t > (list[list.length - 1] as Bar).t;
+      },
+    });
+    return { samples, bars, reversedPages };
+  } finally {
+    await mdq.close();
+    await pool.close();
+  }
+}
+
+/**
+ * `calls` sequential last-trade requests: raw undici (request, `JSON.parse`), mdq async, mdq sync and
+ * the official client.
+ */
+export async function smallCalls(
+  url: string,
+  calls: number,
+  rounds: number,
+): Promise<{ samples: Record<string, Sample[]>; bodyBytes: number }> {
+  const asyncClient = StocksClient(KEY, { useAsync: true, baseUrl: url });
+  const syncClient = StocksClient(KEY, { baseUrl: url });
+  const pool = new Pool(url);
+  const polygon = restClient(KEY, url);
+  const path = `/v2/last/trade/${TICKER}`;
+  let bodyBytes = 0;
+  try {
+    const samples = await interleave(rounds, {
+      raw: async () => {
+        for (let i = 0; i < calls; i++) {
+          const res = await pool.request({
+            path,
+            method: 'GET',
+            headers: { authorization: `Bearer ${KEY}`, accept: 'application/json' },
+          });
+          const text = await res.body.text();
+          JSON.parse(text);
+          bodyBytes = text.length;
+        }
+      },
+      mdqAsync: async () => {
+        for (let i = 0; i < calls; i++) await asyncClient.getLastTrade(TICKER);
+      },
+      mdqSync: async () => {
+        for (let i = 0; i < calls; i++) syncClient.getLastTrade(TICKER);
+      },
+      polygon: async () => {
+        for (let i = 0; i < calls; i++) await polygon.getLastStocksTrade(TICKER);
+      },
+    });
+    return { samples, bodyBytes };
+  } finally {
+    await asyncClient.close();
+    syncClient.close();
+    await pool.close();
+  }
+}

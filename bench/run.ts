@@ -1,0 +1,282 @@
+/**
+ * `npm run bench`: mdq against its peers and its own bounds, side by side in one run, against local
+ * servers in child processes (so client and server never share an event loop). Contenders alternate
+ * (baseline, mdq, baseline, mdq, …) after a warm-up; each row reports medians and the ratio to its
+ * target. Results go to standard output (markdown) and `bench/results.json`.
+ *
+ * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTest } from './autocannon.js';
+import { fullRange, smallCalls } from './client-benchmarks.js';
+import { type Child, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
+import { aggregateVsDuckDb, ingestVsCsv, SPY_DAY } from './server-benchmarks.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const calls = Number(process.env.BENCH_CALLS ?? 2000);
+const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
+const YEAR = ['2023-01-01', '2023-12-31'] as const;
+const FOUR_YEARS = ['2020-01-01', '2023-12-31'] as const;
+const leanRoot = join(root, '..', 'shared', 'marketdata', 'lean');
+const testStore = join(root, '.tmp', 'test-store.duckdb');
+
+interface Row {
+  benchmark: string;
+  contender: string;
+  baseline: string;
+  value: number;
+  baselineValue: number;
+  unit: string;
+  /** value / baselineValue (or the reverse where higher is better, see `higherIsBetter`). */
+  ratio: number;
+  target: string;
+  met: boolean | undefined;
+  note?: string;
+}
+
+const rows: Row[] = [];
+const extra: Record<string, unknown> = {};
+
+function compare(
+  benchmark: string,
+  samples: Record<string, Sample[]>,
+  contender: string,
+  baseline: string,
+  target: { max?: number; min?: number; text: string },
+  note?: string,
+): void {
+  const a = summarize(samples[contender] ?? []);
+  const b = summarize(samples[baseline] ?? []);
+  const ratio = a.wallMs / b.wallMs;
+  const met =
+    target.max !== undefined
+      ? ratio <= target.max
+      : target.min !== undefined
+        ? ratio >= target.min
+        : undefined;
+  rows.push({
+    benchmark,
+    contender,
+    baseline,
+    value: a.wallMs,
+    baselineValue: b.wallMs,
+    unit: 'ms',
+    ratio,
+    target: target.text,
+    met,
+    note: `CPU ${a.cpuMs.toFixed(0)} vs ${b.cpuMs.toFixed(0)} ms${note ? `; ${note}` : ''}`,
+  });
+}
+
+function log(line: string): void {
+  process.stderr.write(`# ${line}\n`);
+}
+
+function versionOf(pkg: string): string {
+  try {
+    return (
+      JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }
+    ).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function withChild<T>(child: Child<{ url: string }>, fn: (url: string) => Promise<T>): Promise<T> {
+  try {
+    return await fn(child.ready.url);
+  } finally {
+    await child.stop();
+  }
+}
+
+const server = (mode: string, arg: string) =>
+  spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [mode, arg]);
+
+async function main(): Promise<void> {
+  const syntheticDb = join(tmpdir(), `mdq-bench-synthetic-${process.pid}.duckdb`);
+  log(`building the synthetic store (${FOUR_YEARS.join('..')}) in ${syntheticDb}`);
+  const synthetic = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
+    'synthetic',
+    syntheticDb,
+    ...FOUR_YEARS,
+  ]);
+  try {
+    await withChild(synthetic, async (url) => {
+      log('1. full range, a year of minute bars');
+      const fr = await fullRange(url, YEAR[0], YEAR[1], rounds);
+      extra.fullRangeBars = fr.bars;
+      extra.polygonPagesReversed = fr.reversedPages;
+      compare('1. year of minute bars, full range', fr.samples, 'mdq', 'raw', {
+        max: 1.25,
+        text: '≤ 1.25× raw',
+      });
+      compare('1. year of minute bars, full range', fr.samples, 'polygon', 'mdq', {
+        min: 3,
+        text: 'official ≥ 3× mdq',
+      });
+
+      log(`2-3. ${calls} sequential last-trade calls`);
+      const small = await smallCalls(url, calls, rounds);
+      extra.lastTradeBodyBytes = small.bodyBytes;
+      compare(`2. ${calls} sequential last trades`, small.samples, 'mdqAsync', 'raw', {
+        max: 1.15,
+        text: '≤ 1.15× raw',
+      });
+      compare(`2. ${calls} sequential last trades`, small.samples, 'polygon', 'mdqAsync', {
+        min: 1,
+        text: 'official slower than mdq (> 1×)',
+      });
+      compare(`3. ${calls} sequential last trades`, small.samples, 'mdqSync', 'mdqAsync', {
+        max: 1.5,
+        text: 'sync ≤ 1.5× async',
+      });
+
+      log('5. peak RSS of the async client merging about a million bars');
+      extra.mergeMemory = await runJson([
+        '--import',
+        'tsx',
+        join(root, 'bench', 'merge-memory.ts'),
+        url,
+        FOUR_YEARS[0],
+        FOUR_YEARS[1],
+      ]);
+      extra.baselineNodeRssMiB = Number(
+        execFileSync(process.execPath, [
+          '-e',
+          'console.log(process.resourceUsage().maxRSS / 1024)',
+        ]).toString(),
+      );
+
+      log('4b. requests per second: small routes vs a bare route with a body of the same size');
+      const bare = await server('bare', '');
+      await withChild(bare, async (bareUrl) => {
+        const headers = { authorization: 'Bearer bench-key' };
+        const seconds = Math.max(3, Math.round(loadSeconds / 6));
+        for (const path of ['/v2/last/trade/SYNTH', '/v1/marketstatus/now']) {
+          const probe = await fetch(`${url}${path}`, { headers });
+          const bytes = (await probe.text()).length;
+          const rps: Record<string, number[]> = { mdq: [], bare: [] };
+          for (let r = 0; r < 3; r++) {
+            for (const [name, target] of [
+              ['bare', `${bareUrl}/${bytes}`],
+              ['mdq', `${url}${path}`],
+            ] as const) {
+              const result = await loadTest(target, { connections: 50, duration: seconds, headers });
+              if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${JSON.stringify(result)}`);
+              rps[name]?.push(result.rps);
+            }
+          }
+          const mdq = median(rps.mdq ?? []);
+          const base = median(rps.bare ?? []);
+          rows.push({
+            benchmark: `4b. req/s, GET ${path} (${bytes} B body, 50 connections)`,
+            contender: 'mdq server',
+            baseline: 'bare Hono route, same body size',
+            value: mdq,
+            baselineValue: base,
+            unit: 'req/s',
+            ratio: mdq / base,
+            target: '≥ 0.5× bare',
+            met: mdq / base >= 0.5,
+            note: `medians of 3 × ${seconds} s, autocannon in its own process`,
+          });
+        }
+      });
+
+      log(`load: 100 connections × ${loadSeconds} s on GET /v2/last/trade/SYNTH`);
+      const load = await loadTest(`${url}/v2/last/trade/SYNTH`, {
+        connections: 100,
+        duration: loadSeconds,
+        headers: { authorization: 'Bearer bench-key' },
+      });
+      extra.load = { ...load, serverPeakRssMiB: await synthetic.peakRssMiB() };
+      log(`load: ${JSON.stringify(extra.load)}`);
+    });
+  } finally {
+    rmSync(syntheticDb, { force: true });
+    rmSync(`${syntheticDb}.wal`, { force: true });
+  }
+
+  if (!existsSync(leanRoot)) {
+    log(`${leanRoot} is absent: skipping the benchmarks on real data`);
+  } else {
+    if (!existsSync(testStore)) {
+      log('building the test store');
+      spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'prepare-test-store.ts')], {
+        stdio: 'inherit',
+      });
+    }
+    log(`4a. 1-minute aggregate of the SPY ticks of ${SPY_DAY}: HTTP vs DuckDB in-process`);
+    const store = await server('store', testStore);
+    await withChild(store, async (url) => {
+      const agg = await aggregateVsDuckDb(url, testStore, rounds * 2);
+      extra.spyAggregateBars = agg.bars;
+      compare(`4a. SPY ${SPY_DAY} ticks → 1-minute bars`, agg.samples, 'http', 'direct', {
+        max: 1.5,
+        text: '≤ 1.5× DuckDB',
+      });
+    });
+
+    log(`4c. ingest of the SPY trade ticks of ${SPY_DAY} vs DuckDB's CSV reader`);
+    const ingest = await ingestVsCsv(leanRoot, Math.max(3, Math.ceil(rounds / 2)));
+    const ing = summarize(ingest.samples.ingest ?? []);
+    const csv = summarize(ingest.samples.duckdbCsv ?? []);
+    rows.push({
+      benchmark: `4c. ingest rows/s, SPY ${SPY_DAY} trade ticks (${ingest.rows} rows)`,
+      contender: 'mdq ingest (zip)',
+      baseline: 'DuckDB read_csv (unzipped)',
+      value: ingest.rows / (ing.wallMs / 1000),
+      baselineValue: ingest.rows / (csv.wallMs / 1000),
+      unit: 'rows/s',
+      ratio: csv.wallMs / ing.wallMs,
+      target: '≥ 0.5× DuckDB',
+      met: csv.wallMs / ing.wallMs >= 0.5,
+    });
+  }
+
+  const machine = {
+    date: new Date().toISOString(),
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model,
+    memoryGiB: +(totalmem() / 2 ** 30).toFixed(1),
+    freeMemoryGiB: +(freemem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    mdq: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+    undici: versionOf('undici'),
+    '@polygon.io/client-js': versionOf('@polygon.io/client-js'),
+    '@duckdb/node-api': versionOf('@duckdb/node-api'),
+    hono: versionOf('hono'),
+    '@hono/node-server': versionOf('@hono/node-server'),
+    autocannon: versionOf('autocannon'),
+    rounds,
+    calls,
+    loadSeconds,
+  };
+  writeFileSync(
+    join(root, 'bench', 'results.json'),
+    `${JSON.stringify({ machine, rows, extra }, null, 2)}\n`,
+  );
+
+  const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+  const out = [
+    `Machine: ${JSON.stringify(machine)}`,
+    '',
+    '| Benchmark | Contender | Baseline | Contender | Baseline | Ratio | Target | Met | Notes |',
+    '|---|---|---|---:|---:|---:|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.benchmark} | ${r.contender} | ${r.baseline} | ${fmt(r.value)} ${r.unit} | ${fmt(r.baselineValue)} ${r.unit} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} | ${r.note ?? ''} |`,
+    ),
+    '',
+    `Extra: ${JSON.stringify(extra)}`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+await main();

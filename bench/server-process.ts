@@ -1,0 +1,72 @@
+/**
+ * A server for the benchmarks, run as its own process so that client and server do not share an event
+ * loop. Prints one JSON line `{ "url": ... }` on stdout once listening; stops on SIGTERM or when stdin
+ * closes.
+ *
+ * Usage: node --import tsx bench/server-process.ts <mode> [arg]
+ * - `synthetic <db> <from> <to>`: the mdq server over a store with synthetic minute bars of SYNTH from
+ *   `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent).
+ * - `store <db>`: the mdq server over an existing store, read-only.
+ * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
+ */
+import { existsSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { Store, startServer } from '../src/server/index.js';
+import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../test/reliability/synthetic-store.js';
+
+const [mode, arg, from = '2023-01-01', to = '2023-12-31'] = process.argv.slice(2);
+
+async function syntheticStore(path: string): Promise<Store> {
+  if (!existsSync(path)) {
+    const store = await Store.open(path);
+    await writeSyntheticMinuteBars(store, from, to);
+    // A few trades on the last day, so that last-trade routes answer from ticks.
+    const t0 = BigInt(Date.parse('2023-12-29T20:00:00Z')) * 1_000_000n;
+    await store.run(
+      `INSERT INTO trades (ticker, sip_timestamp, participant_timestamp, sequence_number, price, size, exchange, conditions, id, tape)
+       SELECT $1, $2 + i * 1000000, $2 + i * 1000000 - 500, i + 1, 100 + (i % 50) / 100, 100, 4, [12], CAST(i AS VARCHAR), 1
+       FROM range(1000) r(i)`,
+      [SYNTHETIC_TICKER, t0],
+    );
+    store.close();
+  }
+  return Store.open(path, { readOnly: true });
+}
+
+async function main(): Promise<() => Promise<void>> {
+  if (mode === 'bare') {
+    const bodies = new Map<string, string>();
+    const bodyOf = (bytes: string) => {
+      let body = bodies.get(bytes);
+      if (body === undefined) {
+        body = JSON.stringify({ status: 'OK', pad: 'x'.repeat(Math.max(0, Number(bytes) - 23)) });
+        bodies.set(bytes, body);
+      }
+      return body;
+    };
+    const app = new Hono();
+    app.get('/:bytes', (c) =>
+      c.body(bodyOf(c.req.param('bytes')), 200, { 'content-type': 'application/json' }),
+    );
+    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as { port: number };
+    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+    return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  if (!arg) throw new Error('usage: server-process.ts synthetic <db> [from to] | store <db> | bare');
+  const store = mode === 'synthetic' ? await syntheticStore(arg) : await Store.open(arg, { readOnly: true });
+  const server = await startServer({ store, port: 0, log: () => {} });
+  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+  return async () => {
+    await server.close();
+    store.close();
+  };
+}
+
+const stop = await main();
+const shutdown = () => void stop().then(() => process.exit(0));
+process.on('SIGTERM', shutdown);
+process.stdin.on('end', shutdown);
+process.stdin.resume();
