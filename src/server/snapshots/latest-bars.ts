@@ -1,26 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/store.js';
 
-/**
- * The latest stored trade bar (second or minute) of a ticker that had ended by `nowMs`: a bar still in
- * progress would leak prices from after now.
- */
-export async function latestTradeBar(
-  store: Store,
-  ticker: string,
-  nowMs: number,
-): Promise<{ t: number; c: number; v: number; resolution: string } | undefined> {
-  const rows = await store.all<{ t: bigint; c: number; v: number; resolution: string }>(
-    `SELECT t, c, v, resolution FROM bars
-      WHERE ticker = $1 AND resolution IN ('second', 'minute')
-        AND t + CASE resolution WHEN 'second' THEN 1000 ELSE 60000 END <= $2
-      ORDER BY t DESC, resolution = 'second' DESC LIMIT 1`,
-    [ticker, BigInt(Math.floor(nowMs))],
-  );
-  const r = rows[0];
-  return r ? { t: Number(r.t), c: r.c, v: r.v, resolution: r.resolution } : undefined;
-}
-
 const LENGTH_SQL =
   "CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000 WHEN 'hour' THEN 3600000 ELSE 86400000 END";
 

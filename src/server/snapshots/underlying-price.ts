@@ -1,6 +1,5 @@
-import { lastTrade } from '../market/index.js';
+import { lastBarClose, lastTrade } from '../market/index.js';
 import type { Store } from '../store/store.js';
-import { latestTradeBar } from './latest-bars.js';
 
 /** The price of an option's underlying at "now". */
 export interface UnderlyingPrice {
@@ -15,7 +14,7 @@ export interface UnderlyingPrice {
 
 /**
  * The underlying's latest price at or before `nowMs`: the later of its latest trade tick and the close of
- * its latest second or minute bar. An underlying without stock data whose `I:` ticker has data is an
+ * its latest bar that had ended by then. An underlying without stock data whose `I:` ticker has data is an
  * index (SPX options).
  */
 export async function underlyingPrice(
@@ -37,13 +36,13 @@ async function latestPrice(
 ): Promise<{ price: number; asOfMs: number } | undefined> {
   const [trade, bar] = await Promise.all([
     lastTrade(store, ticker, nowMs),
-    latestTradeBar(store, ticker, nowMs),
+    lastBarClose(store, ticker, nowMs),
   ]);
   const tradeMs = trade ? Number(trade.sip_timestamp / 1_000_000n) : undefined;
-  const barMs = bar ? bar.t + (bar.resolution === 'second' ? 1000 : 60_000) : undefined;
-  if (trade && tradeMs !== undefined && (barMs === undefined || tradeMs >= barMs - 60_000)) {
+  // A bar's close is its last trade, so a tick inside the bar (or later) is at least as recent.
+  if (trade && tradeMs !== undefined && (bar === undefined || tradeMs >= bar.t - 60_000)) {
     return { price: trade.price, asOfMs: tradeMs };
   }
-  if (bar && barMs !== undefined) return { price: bar.c, asOfMs: barMs };
+  if (bar) return { price: bar.price, asOfMs: bar.t + 1 };
   return undefined;
 }

@@ -1,6 +1,5 @@
-import { type Bar, lastQuote, lastTrade } from '../market/index.js';
+import { type Bar, lastBarClose, lastQuote, lastQuoteBar, lastTrade } from '../market/index.js';
 import type { Store } from '../store/store.js';
-import { latestQuoteBars, latestTradeBar } from './latest-bars.js';
 import { type DayAggregate, type SessionSoFar, sessionSoFar } from './session-day.js';
 
 /** The markets of the v2 snapshot endpoints. */
@@ -32,9 +31,10 @@ export interface V2Snapshot {
  * - `min`: the latest minute bar with `av`, the session volume up to it.
  * - `prevDay`: the previous session's daily bar.
  * - `lastTrade` / `lastQuote`: the latest trade and quote at or before now. Stocks: ticks only (omitted
- *   without any). Crypto has no ticks in the store, so `lastTrade` is the close of the latest second or
- *   minute bar (size = that bar's volume, Coinbase's exchange id, no conditions). Forex `lastQuote` is
- *   the later of the latest quote tick and the latest quote bar's closing bid and ask.
+ *   without any). Crypto has no ticks in the store, so `lastTrade` is the close of the latest bar that
+ *   had ended by now, stamped with the bar's end (size 0: a bar has no trade size; Coinbase's exchange id;
+ *   no conditions). Forex `lastQuote` is the later of the latest quote tick and the closing bid and ask of
+ *   the latest complete quote bar.
  * - `todaysChange` = last price (latest trade of the session, else the minute close) − previous close.
  * - Timestamps: stocks ns, forex and crypto ms (wire format §1.6).
  */
@@ -83,21 +83,20 @@ export async function v2Snapshot(
       if (updatedNs === undefined || quote.sip_timestamp > updatedNs) updatedNs = quote.sip_timestamp;
     }
   } else if (market === 'crypto') {
-    const bar = await latestTradeBar(store, ticker, nowMs);
+    const bar = await lastBarClose(store, ticker, nowMs);
     if (bar) {
-      const t = bar.t + (bar.resolution === 'second' ? 1000 : 60_000);
-      body.lastTrade = { c: [], i: '', p: bar.c, s: bar.v, t, x: CRYPTO_EXCHANGE_ID };
+      const t = bar.t + 1;
+      body.lastTrade = { c: [], i: '', p: bar.price, s: 0, t, x: CRYPTO_EXCHANGE_ID };
       times.push(t);
-      if (t >= session.dayStart) price = bar.c;
+      if (t > session.dayStart) price = bar.price;
     }
   } else {
-    const [tick, bars] = await Promise.all([
+    const [tick, bar] = await Promise.all([
       lastQuote(store, ticker, nowMs),
-      latestQuoteBars(store, [ticker], nowMs),
+      lastQuoteBar(store, ticker, nowMs),
     ]);
-    const bar = bars.get(ticker);
     const tickMs = tick ? Number(tick.sip_timestamp / MS_TO_NS) : undefined;
-    if (tick && tickMs !== undefined && (!bar || tickMs >= bar.asOf)) {
+    if (tick && tickMs !== undefined && (!bar || tickMs > bar.t)) {
       body.lastQuote = {
         a: tick.ask_price ?? 0,
         b: tick.bid_price ?? 0,
@@ -106,8 +105,8 @@ export async function v2Snapshot(
       };
       times.push(tickMs);
     } else if (bar) {
-      body.lastQuote = { a: bar.ask ?? 0, b: bar.bid ?? 0, t: bar.asOf, x: FOREX_EXCHANGE_ID };
-      times.push(bar.asOf);
+      body.lastQuote = { a: bar.ask, b: bar.bid, t: bar.t + 1, x: FOREX_EXCHANGE_ID };
+      times.push(bar.t + 1);
     }
   }
 

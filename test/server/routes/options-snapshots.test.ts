@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { restClient } from '@polygon.io/client-js';
 import { zonedToUtc } from '../../../src/dates/time-zone.js';
 import { blackScholesGreeks, blackScholesPrice } from '../../../src/server/greeks/index.js';
+import { leanDir } from '../../support/shared.js';
 import { follow, get, leanEntries, leanRows, responseValidator, snapshotServer } from './snapshot-fixture.js';
 
 const NY = 'America/New_York';
@@ -167,8 +169,8 @@ describe('GET /v3/snapshot/options/{underlying}', () => {
     const server = await snapshotServer(t, NOW);
     if (!server) return;
     const want = new Set<string>();
-    for (const f of ['20151223_trade', '20151224_trade', '20151224_quote', '20151224_openinterest']) {
-      for (const name of leanEntries(`${GOOG}/${f}_american.zip`).keys()) {
+    for (const f of readdirSync(`${leanDir}${GOOG}`)) {
+      for (const name of leanEntries(`${GOOG}/${f}`).keys()) {
         const ticker = tickerOfEntry('GOOG', name);
         const strike = Number(ticker?.slice(-8)) / 1000;
         if (ticker?.includes('151224') && strike >= 700 && strike <= 800) want.add(ticker);

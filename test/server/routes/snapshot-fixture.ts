@@ -1,101 +1,29 @@
 /**
- * The store behind the snapshot, reference and market-status route tests: a few real Lean files of
- * `../shared/marketdata` (and the VIX history) ingested once into `.tmp/` and opened read-only by every
- * test process, plus helpers to start servers at a fixed "now" and to read raw zip entries, so that
- * expectations come from the files and not from the server.
+ * Helpers of the snapshot, reference and market-status route tests: servers over the prepared test store
+ * at a fixed "now", raw Lean zip readers (expectations come from the files, not from the server) and
+ * validators against the schemas of `openapi.json`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { unzipSync } from 'fflate';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { ingestLean } from '../../../src/server/ingest/lean.js';
-import { Store } from '../../../src/server/store/store.js';
-import { hasShared, leanDir, marketDataDir, referenceDir } from '../../support/shared.js';
-
-/** Lean files (relative to the Lean root) of the store. */
-export const SNAPSHOT_FILES = [
-  'equity/usa/tick/ibm/20131008_trade.zip',
-  'equity/usa/tick/ibm/20131008_quote.zip',
-  'equity/usa/minute/ibm/20131007_trade.zip',
-  'equity/usa/daily/ibm.zip',
-  'equity/usa/minute/bac/20131008_trade.zip',
-  'equity/usa/daily/bac.zip',
-  'equity/usa/minute/aig/20131008_trade.zip',
-  'equity/usa/daily/aig.zip',
-  'equity/usa/minute/spy/20131008_trade.zip',
-  'equity/usa/minute/spy/20230803_trade.zip',
-  'equity/usa/daily/spy.zip',
-  'equity/usa/factor_files/aapl.csv',
-  'equity/usa/map_files/aapl.csv',
-  'equity/usa/daily/aapl.zip',
-  'equity/usa/minute/goog/20151223_trade.zip',
-  'equity/usa/minute/goog/20151224_trade.zip',
-  'equity/usa/daily/goog.zip',
-  'option/usa/minute/goog/20151223_trade_american.zip',
-  'option/usa/minute/goog/20151224_trade_american.zip',
-  'option/usa/minute/goog/20151224_quote_american.zip',
-  'option/usa/minute/goog/20151224_openinterest_american.zip',
-  'option/usa/minute/spy/20230803_trade_american.zip',
-  'option/usa/minute/spy/20230803_quote_american.zip',
-  'index/usa/minute/spx/20210104_trade.zip',
-  'index/usa/minute/spx/20210114_trade.zip',
-  'index/usa/daily/spx.zip',
-  'indexoption/usa/minute/spx/20210114_quote_european.zip',
-  'indexoption/usa/minute/spx/20210114_trade_european.zip',
-  'indexoption/usa/minute/spx/20210114_openinterest_european.zip',
-  'crypto/coinbase/minute/btcusd/20180404_trade.zip',
-  'crypto/coinbase/minute/btcusd/20180405_trade.zip',
-  'crypto/coinbase/minute/btcusd/20180405_quote.zip',
-  'crypto/coinbase/daily/btcusd_trade.zip',
-  'forex/oanda/minute/eurusd/20140505_quote.zip',
-  'forex/oanda/daily/eurusd.zip',
-] as const;
-
-const VIX = 'datahub-finance-vix/vix-daily.csv';
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const storePath = join(repoRoot, '.tmp', `snapshot-fixture-v1-${SNAPSHOT_FILES.length}.duckdb`);
+import { hasShared, leanDir, referenceDir } from '../../support/shared.js';
+import { openTestStore } from '../../support/store.js';
 
 /**
- * The store's path, ingesting it first when absent. Concurrent test processes each build their own file
- * and rename it into place, so nobody opens a half-written store.
- */
-async function snapshotStorePath(): Promise<string> {
-  if (existsSync(storePath)) return storePath;
-  const work = join(tmpdir(), `mdq-snapshot-fixture-${process.pid}-${Date.now()}`);
-  for (const f of SNAPSHOT_FILES) {
-    mkdirSync(dirname(join(work, 'lean', f)), { recursive: true });
-    symlinkSync(join(leanDir, f), join(work, 'lean', f));
-  }
-  mkdirSync(dirname(join(work, VIX)), { recursive: true });
-  symlinkSync(join(marketDataDir, VIX), join(work, VIX));
-  const db = join(work, 'store.duckdb');
-  const store = await Store.open(db);
-  try {
-    await ingestLean(store, work);
-  } finally {
-    store.close();
-  }
-  mkdirSync(dirname(storePath), { recursive: true });
-  if (!existsSync(storePath)) renameSync(db, storePath);
-  rmSync(work, { recursive: true, force: true });
-  return storePath;
-}
-
-/**
- * Starts a server over the store (opened read-only) on a free loopback port with "now" fixed;
- * `undefined` (test skipped) when the market data is absent.
+ * Starts a server over the prepared test store (everything in `../shared/marketdata`, opened read-only)
+ * on a free loopback port with "now" fixed; `undefined` (test skipped) when the store was not built.
  */
 export async function snapshotServer(
   t: TestContext,
   now: string | number,
 ): Promise<RunningServer | undefined> {
   if (!hasShared(t, leanDir)) return undefined;
-  const store = await Store.open(await snapshotStorePath(), { readOnly: true });
+  const store = await openTestStore(t);
+  if (!store) return undefined;
   const server = await startServer({ store, port: 0, now, log: () => {} });
   t.after(async () => {
     await server.close();
