@@ -5,7 +5,15 @@ import { restClient } from '@polygon.io/client-js';
 import { zonedToUtc } from '../../../src/dates/time-zone.js';
 import { blackScholesGreeks, blackScholesPrice } from '../../../src/server/greeks/index.js';
 import { leanDir } from '../../support/shared.js';
-import { follow, get, leanEntries, leanRows, responseValidator, snapshotServer } from './snapshot-fixture.js';
+import {
+  follow,
+  get,
+  leanEntries,
+  leanEntryNames,
+  leanRows,
+  responseValidator,
+  snapshotServer,
+} from './snapshot-fixture.js';
 
 const NY = 'America/New_York';
 const close = (actual: number, expected: number, what: string, tol = 1e-9) =>
@@ -26,8 +34,9 @@ function contractRows(
   expiry: string,
   cut = CUT,
 ): string[][] {
-  const entries = leanEntries(file);
-  const name = [...entries.keys()].find((n) => n.endsWith(`_${right}_${strike * 10_000}_${expiry}.csv`));
+  const suffix = `_${right}_${strike * 10_000}_${expiry}.csv`;
+  const entries = leanEntries(file, (n) => n.endsWith(suffix));
+  const name = [...entries.keys()][0];
   assert.ok(name, `${file} has the ${right} ${strike} ${expiry}`);
   return (entries.get(name) ?? []).filter((r) => Number(r[0]) + 60_000 <= cut);
 }
@@ -50,7 +59,9 @@ describe('GET /v3/snapshot/options/{underlying}/{contract}', () => {
     const r = body.results;
 
     const trades = contractRows(`${GOOG}/20151224_trade_american.zip`, 'call', 750, '20151224');
-    const prev = leanEntries(`${GOOG}/20151223_trade_american.zip`);
+    const prev = leanEntries(`${GOOG}/20151223_trade_american.zip`, (n) =>
+      n.endsWith('_call_7500000_20151224.csv'),
+    );
     const prevRows = [...prev.entries()].find(([n]) => n.endsWith('_call_7500000_20151224.csv'))?.[1];
     const prevClose = px(prevRows?.at(-1)?.[4]) as number;
     const dayClose = px(trades.at(-1)?.[4]) as number;
@@ -82,7 +93,9 @@ describe('GET /v3/snapshot/options/{underlying}/{contract}', () => {
     close(r.last_quote.midpoint, mid, 'midpoint');
     close(r.break_even_price, 750 + mid, 'break_even_price');
 
-    const oi = leanEntries(`${GOOG}/20151224_openinterest_american.zip`);
+    const oi = leanEntries(`${GOOG}/20151224_openinterest_american.zip`, (n) =>
+      n.endsWith('_call_7500000_20151224.csv'),
+    );
     const oiRow = [...oi.entries()].find(([n]) => n.endsWith('_call_7500000_20151224.csv'))?.[1]?.[0];
     assert.equal(r.open_interest, Number(oiRow?.[1]));
 
@@ -170,7 +183,7 @@ describe('GET /v3/snapshot/options/{underlying}', () => {
     if (!server) return;
     const want = new Set<string>();
     for (const f of readdirSync(`${leanDir}${GOOG}`)) {
-      for (const name of leanEntries(`${GOOG}/${f}`).keys()) {
+      for (const name of leanEntryNames(`${GOOG}/${f}`)) {
         const ticker = tickerOfEntry('GOOG', name);
         const strike = Number(ticker?.slice(-8)) / 1000;
         if (ticker?.includes('151224') && strike >= 700 && strike <= 800) want.add(ticker);

@@ -3,7 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { nextTradingDay } from '../../../src/server/calendar/index.js';
 import { leanDir, recordedDir } from '../../support/shared.js';
-import { follow, get, leanEntries, leanRows, responseValidator, snapshotServer } from './snapshot-fixture.js';
+import {
+  follow,
+  get,
+  leanEntryNames,
+  leanRows,
+  responseValidator,
+  snapshotServer,
+} from './snapshot-fixture.js';
 
 const NOW = '2015-12-24T12:00:00-05:00';
 const recorded = (path: string) => JSON.parse(readFileSync(`${recordedDir}${path}`, 'utf8'));
@@ -26,7 +33,7 @@ async function all(first: { status: number; body: any }): Promise<{ results: any
 function googContracts(): Set<string> {
   const out = new Set<string>();
   for (const f of readdirSync(`${leanDir}option/usa/minute/goog`)) {
-    for (const name of leanEntries(`option/usa/minute/goog/${f}`).keys()) {
+    for (const name of leanEntryNames(`option/usa/minute/goog/${f}`)) {
       const m = /_(call|put)_(\d+)_\d{2}(\d{6})\.csv$/.exec(name);
       if (m)
         out.add(`O:GOOG${m[3]}${m[1] === 'call' ? 'C' : 'P'}${String(Number(m[2]) / 10).padStart(8, '0')}`);

@@ -45,11 +45,14 @@ export async function follow(url: string): Promise<{ status: number; body: any }
   return { status: res.status, body: await res.json() };
 }
 
-/** The CSV rows of every entry of a Lean zip (or of a plain CSV file), by entry name. */
-export function leanEntries(relative: string): Map<string, string[][]> {
+/**
+ * The CSV rows of the entries of a Lean zip (or of a plain CSV file), by entry name; with `only`, just
+ * the entries it accepts are inflated (option zips hold thousands of contracts).
+ */
+export function leanEntries(relative: string, only?: (name: string) => boolean): Map<string, string[][]> {
   const bytes = readFileSync(join(leanDir, relative));
   const texts: [string, Uint8Array][] = relative.endsWith('.zip')
-    ? Object.entries(unzipSync(bytes))
+    ? Object.entries(unzipSync(bytes, only ? { filter: (f) => only(f.name) } : {}))
     : [[relative, bytes]];
   const out = new Map<string, string[][]>();
   for (const [name, data] of texts) {
@@ -63,6 +66,18 @@ export function leanEntries(relative: string): Map<string, string[][]> {
     );
   }
   return out;
+}
+
+/** The entry names of a Lean zip, without inflating anything. */
+export function leanEntryNames(relative: string): string[] {
+  const names: string[] = [];
+  unzipSync(readFileSync(join(leanDir, relative)), {
+    filter: (f) => {
+      names.push(f.name);
+      return false;
+    },
+  });
+  return names;
 }
 
 /** The rows of the single entry of a Lean zip. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { restClient } from '@polygon.io/client-js';
+import { unzipSync } from 'fflate';
 import { zonedToUtc } from '../../../src/dates/time-zone.js';
 import { leanDir } from '../../support/shared.js';
 import { follow, get, leanRows, responseValidator, snapshotServer } from './snapshot-fixture.js';
@@ -152,6 +153,28 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/tickers', () => {
   });
 });
 
+/**
+ * Last price and summed size of the trade ticks at or before `cut` (ms of the day): a line scan, as the
+ * SPY files hold hundreds of thousands of ticks a day.
+ */
+function ticksUpTo(file: string, cut: number): { price: number; volume: number } {
+  const [bytes] = Object.values(unzipSync(readFileSync(`${leanDir}${file}`)));
+  const text = new TextDecoder().decode(bytes);
+  let price = Number.NaN;
+  let volume = 0;
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    at = end < 0 ? text.length : end + 1;
+    const f = line.split(',', 3);
+    if (f.length < 3) continue;
+    if (Number(f[0]) > cut) break;
+    price = px(f[1]);
+    volume += Number(f[2]);
+  }
+  return { price, volume };
+}
+
 describe('GET /v2/snapshot/locale/us/markets/stocks/{gainers|losers}', () => {
   it('ranks the stocks with a session and 10,000 shares by change against the previous close', async (t) => {
     const server = await snapshotServer(t, NOW);
@@ -165,11 +188,7 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/{gainers|losers}', () => {
       let price: number;
       let volume: number;
       if (existsSync(`${leanDir}equity/usa/tick/${sym}/20131008_trade.zip`)) {
-        const ticks = leanRows(`equity/usa/tick/${sym}/20131008_trade.zip`).filter(
-          (r) => Number(r[0]) <= NOW_OF_DAY,
-        );
-        price = px(ticks.at(-1)?.[1]);
-        volume = ticks.reduce((sum, r) => sum + Number(r[2]), 0);
+        ({ price, volume } = ticksUpTo(`equity/usa/tick/${sym}/20131008_trade.zip`, NOW_OF_DAY));
       } else {
         const rows = leanRows(`equity/usa/minute/${sym}/20131008_trade.zip`).filter(
           (r) => Number(r[0]) + 60_000 <= NOW_OF_DAY,
