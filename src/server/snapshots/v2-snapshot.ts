@@ -19,7 +19,7 @@ export interface V2Snapshot {
   readonly changePerc: number;
   /** Session volume so far. */
   readonly volume: number;
-  /** False when the ticker has neither a current nor a previous session: nothing to rank. */
+  /** True when the ticker has both a session so far and a previous close, so a change to rank by. */
   readonly ranked: boolean;
 }
 
