@@ -5,7 +5,7 @@ import { aggregateBars, dailyOpenClose, previousClose } from '../operations/aggr
 import { indicators } from '../operations/indicators.js';
 import { indicesSnapshot } from '../operations/snapshots.js';
 import type { DailyOpenCloseResponse } from '../types/common.js';
-import type { IndexSnapshot, ListResponse } from '../types/other.js';
+import type { IndexSnapshot, IndexSnapshotsResponse } from '../types/other.js';
 import { MarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
@@ -41,7 +41,7 @@ export class AsyncIndexClient extends MarketClient<typeof ops> {
   /** Snapshot of indices (`symbols`: at most 250; all when omitted), paged by `next_url`. */
   getSnapshot<const O extends Opt<'getSnapshot'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<IndexSnapshot>, O>, IndexSnapshot> {
+  ): PagePromise<Result<IndexSnapshotsResponse, O>, IndexSnapshot> {
     return this.call(ops.getSnapshot, [], options);
   }
 }

@@ -16,15 +16,26 @@ import {
   tickerTypes,
 } from '../operations/reference.js';
 import { normalizeOptionTicker } from '../symbols/prefix.js';
-import type { Envelope } from '../types/common.js';
 import type {
-  ListResponse,
+  Condition,
+  ConditionsResponse,
+  Dividend,
+  DividendsResponse,
+  ExchangesResponse,
   MarketHoliday,
   MarketStatusResponse,
+  NewsArticle,
+  NewsResponse,
   OptionContract,
+  OptionContractResponse,
+  OptionContractsResponse,
   Split,
+  SplitsResponse,
+  TickerDetailsResponse,
   TickerInfo,
-} from '../types/other.js';
+  TickersResponse,
+  TickerTypesResponse,
+} from '../types/reference.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The reference-data operations. */
@@ -45,7 +56,6 @@ export const referenceOperations = {
 
 const ops = referenceOperations;
 type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
-type Item = Record<string, unknown>;
 
 /** The asynchronous reference-data client. */
 export class AsyncReferenceClient extends BaseClient {
@@ -54,7 +64,7 @@ export class AsyncReferenceClient extends BaseClient {
   /** Option contracts matching the filters (underlying, type, expiration range, `expired`, `asOf`). */
   getOptionContracts<const O extends Opt<'getOptionContracts'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<OptionContract>, O>, OptionContract> {
+  ): PagePromise<Result<OptionContractsResponse, O>, OptionContract> {
     return this.call(ops.getOptionContracts, [], options);
   }
 
@@ -62,14 +72,14 @@ export class AsyncReferenceClient extends BaseClient {
   getOptionContract<const O extends Opt<'getOptionContract'>>(
     ticker: string,
     options?: O,
-  ): Promise<Result<Envelope & { results: OptionContract }, O>> {
+  ): Promise<Result<OptionContractResponse, O>> {
     return this.call(ops.getOptionContract, [normalizeOptionTicker(ticker, 'ticker')], options);
   }
 
   /** Tickers of every asset class, filtered. */
   getTickers<const O extends Opt<'getTickers'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<TickerInfo>, O>, TickerInfo> {
+  ): PagePromise<Result<TickersResponse, O>, TickerInfo> {
     return this.call(ops.getTickers, [], options);
   }
 
@@ -77,33 +87,35 @@ export class AsyncReferenceClient extends BaseClient {
   getTickerDetails<const O extends Opt<'getTickerDetails'>>(
     symbol: string,
     options?: O,
-  ): Promise<Result<Envelope & { results: TickerInfo }, O>> {
+  ): Promise<Result<TickerDetailsResponse, O>> {
     return this.call(ops.getTickerDetails, [symbol], options);
   }
 
   /** The ticker type codes. */
-  getTickerTypes<const O extends Opt<'getTickerTypes'>>(options?: O): Promise<Result<ListResponse<Item>, O>> {
+  getTickerTypes<const O extends Opt<'getTickerTypes'>>(
+    options?: O,
+  ): Promise<Result<TickerTypesResponse, O>> {
     return this.call(ops.getTickerTypes, [], options);
   }
 
   /** News articles. */
   getTickerNews<const O extends Opt<'getTickerNews'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<Item>, O>, Item> {
+  ): PagePromise<Result<NewsResponse, O>, NewsArticle> {
     return this.call(ops.getTickerNews, [], options);
   }
 
   /** Cash dividends. */
   getStockDividends<const O extends Opt<'getStockDividends'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<Item>, O>, Item> {
+  ): PagePromise<Result<DividendsResponse, O>, Dividend> {
     return this.call(ops.getStockDividends, [], options);
   }
 
   /** Stock splits. */
   getStockSplits<const O extends Opt<'getStockSplits'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<Split>, O>, Split> {
+  ): PagePromise<Result<SplitsResponse, O>, Split> {
     return this.call(ops.getStockSplits, [], options);
   }
 
@@ -124,12 +136,12 @@ export class AsyncReferenceClient extends BaseClient {
   /** Trade and quote condition codes. */
   getConditions<const O extends Opt<'getConditions'>>(
     options?: O,
-  ): PagePromise<Result<ListResponse<Item>, O>, Item> {
+  ): PagePromise<Result<ConditionsResponse, O>, Condition> {
     return this.call(ops.getConditions, [], options);
   }
 
   /** Exchanges. */
-  getExchanges<const O extends Opt<'getExchanges'>>(options?: O): Promise<Result<ListResponse<Item>, O>> {
+  getExchanges<const O extends Opt<'getExchanges'>>(options?: O): Promise<Result<ExchangesResponse, O>> {
     return this.call(ops.getExchanges, [], options);
   }
 }

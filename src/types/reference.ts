@@ -1,0 +1,220 @@
+import type { ListResponse } from './common.js';
+
+/** An option contract (reference data). */
+export interface OptionContract {
+  ticker: string;
+  underlying_ticker: string;
+  contract_type: 'call' | 'put' | 'other';
+  exercise_style: string;
+  /** `YYYY-MM-DD`. */
+  expiration_date: string;
+  strike_price: number;
+  shares_per_contract: number;
+  /** MIC of the primary exchange. */
+  primary_exchange?: string;
+  /** The 6-letter CFI code. */
+  cfi?: string;
+  correction?: number;
+  /** Deliverables besides the underlying (after corporate actions). */
+  additional_underlyings?: { type: string; underlying: string; amount: number }[];
+}
+
+/** One option contract. */
+export interface OptionContractResponse {
+  status: string;
+  request_id: string;
+  results: OptionContract;
+}
+
+/** A ticker of any asset class (reference data). */
+export interface TickerInfo {
+  ticker: string;
+  name: string;
+  market: string;
+  locale: string;
+  primary_exchange?: string;
+  type?: string;
+  active?: boolean;
+  currency_name?: string;
+  currency_symbol?: string;
+  base_currency_symbol?: string;
+  base_currency_name?: string;
+  cik?: string;
+  composite_figi?: string;
+  share_class_figi?: string;
+  /** ISO instant. */
+  last_updated_utc?: string;
+  /** ISO instant. */
+  delisted_utc?: string;
+}
+
+/** The details of one ticker. */
+export interface TickerDetails extends TickerInfo {
+  active: boolean;
+  currency_name: string;
+  address?: {
+    address1?: string;
+    address2?: string;
+    city?: string;
+    postal_code?: string;
+    state?: string;
+  };
+  branding?: { icon_url?: string; logo_url?: string };
+  description?: string;
+  homepage_url?: string;
+  /** `YYYY-MM-DD`. */
+  list_date?: string;
+  market_cap?: number;
+  phone_number?: string;
+  round_lot?: number;
+  share_class_shares_outstanding?: number;
+  sic_code?: string;
+  sic_description?: string;
+  ticker_root?: string;
+  ticker_suffix?: string;
+  total_employees?: number;
+  weighted_shares_outstanding?: number;
+}
+
+/** The details of one ticker. */
+export interface TickerDetailsResponse {
+  status?: string;
+  request_id?: string;
+  count?: number;
+  results: TickerDetails;
+}
+
+/** A ticker type code. */
+export interface TickerType {
+  code: string;
+  description: string;
+  asset_class: 'stocks' | 'options' | 'crypto' | 'fx' | 'indices';
+  locale: 'us' | 'global';
+}
+
+/** A news article. */
+export interface NewsArticle {
+  id: string;
+  title: string;
+  author: string;
+  /** ISO instant. */
+  published_utc: string;
+  article_url: string;
+  tickers: string[];
+  publisher: { name: string; homepage_url: string; logo_url: string; favicon_url?: string };
+  amp_url?: string;
+  image_url?: string;
+  description?: string;
+  keywords?: string[];
+  insights?: {
+    ticker: string;
+    sentiment: 'positive' | 'neutral' | 'negative';
+    sentiment_reasoning: string;
+  }[];
+}
+
+/** A cash dividend. */
+export interface Dividend {
+  id?: string;
+  ticker: string;
+  cash_amount: number;
+  currency?: string;
+  /** `YYYY-MM-DD`, like the other dates. */
+  declaration_date?: string;
+  ex_dividend_date: string;
+  pay_date?: string;
+  record_date?: string;
+  /** CD regular cash, SC special cash, LT/ST long/short-term capital gain. */
+  dividend_type: 'CD' | 'SC' | 'LT' | 'ST';
+  /** Payments per year: 0 one-time, 1, 2, 4, 12 … */
+  frequency: number;
+}
+
+/** A stock split. */
+export interface Split {
+  id?: string;
+  ticker: string;
+  /** `YYYY-MM-DD`. */
+  execution_date: string;
+  split_from: number;
+  split_to: number;
+}
+
+/** Status of the markets right now. */
+export interface MarketStatusResponse {
+  /** `open`, `closed`, `extended-hours`. */
+  market: string;
+  earlyHours: boolean;
+  afterHours: boolean;
+  /** RFC 3339 with offset. */
+  serverTime: string;
+  exchanges: { nasdaq?: string; nyse?: string; otc?: string };
+  currencies: { crypto?: string; fx?: string };
+  indicesGroups?: Record<string, string>;
+}
+
+/** An upcoming market holiday or early close. */
+export interface MarketHoliday {
+  exchange: string;
+  name: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** `closed` or `early-close`. */
+  status: string;
+  /** Early closes: ISO instants of the session. */
+  open?: string;
+  close?: string;
+}
+
+/** Update rules of a condition for one kind of aggregate. */
+export interface ConditionUpdateRules {
+  updates_high_low: boolean;
+  updates_open_close: boolean;
+  updates_volume: boolean;
+}
+
+/** A trade or quote condition code. */
+export interface Condition {
+  id: number;
+  type: string;
+  name: string;
+  asset_class: 'stocks' | 'options' | 'crypto' | 'fx';
+  data_types: ('trade' | 'bbo' | 'nbbo')[];
+  abbreviation?: string;
+  description?: string;
+  exchange?: number;
+  legacy?: boolean;
+  sip_mapping?: { CTA?: string; OPRA?: string; UTP?: string };
+  update_rules?: { consolidated: ConditionUpdateRules; market_center: ConditionUpdateRules };
+}
+
+/** An exchange, TRF or SIP. */
+export interface Exchange {
+  id: number;
+  type: 'exchange' | 'TRF' | 'SIP';
+  asset_class: 'stocks' | 'options' | 'crypto' | 'fx' | 'futures';
+  locale: 'us' | 'global';
+  name: string;
+  acronym?: string;
+  mic?: string;
+  operating_mic?: string;
+  participant_id?: string;
+  url?: string;
+}
+
+/** Option contracts, paged by `next_url`. */
+export interface OptionContractsResponse extends ListResponse<OptionContract> {}
+/** Tickers, paged by `next_url`. */
+export interface TickersResponse extends ListResponse<TickerInfo> {}
+/** Ticker types. */
+export interface TickerTypesResponse extends ListResponse<TickerType> {}
+/** News articles, paged by `next_url`. */
+export interface NewsResponse extends ListResponse<NewsArticle> {}
+/** Dividends, paged by `next_url`. */
+export interface DividendsResponse extends ListResponse<Dividend> {}
+/** Splits, paged by `next_url`. */
+export interface SplitsResponse extends ListResponse<Split> {}
+/** Conditions, paged by `next_url`. */
+export interface ConditionsResponse extends ListResponse<Condition> {}
+/** Exchanges. */
+export interface ExchangesResponse extends ListResponse<Exchange> {}
