@@ -1,9 +1,4 @@
-/**
- * Trade conditions at `/v3/reference/conditions`: ids 1–10 exactly as the service's recorded response
- * lists them, and the further ids the ingested trades carry (see `ingest/lean-codes.ts`) with the
- * service's names; their `sip_mapping` holds the CTA/UTP codes of the SIP specifications where the
- * mapping is unambiguous, else is empty.
- */
+/** One condition of `/v3/reference/conditions`, in the service's shape. */
 export interface Condition {
   id: number;
   type: string;
@@ -14,6 +9,12 @@ export interface Condition {
   legacy?: boolean;
 }
 
+/**
+ * Trade conditions at `/v3/reference/conditions`: ids 1–10 exactly as the service's recorded response
+ * lists them, and the further ids the ingested trades carry (see `ingest/lean-codes.ts`) with the
+ * service's names; their `sip_mapping` holds the CTA/UTP codes of the SIP specifications where the
+ * mapping is unambiguous, else is empty.
+ */
 export const CONDITIONS: readonly Condition[] = [
   {
     id: 1,

@@ -31,7 +31,10 @@ const dateOf = (v: DecodedValue | undefined): string | undefined =>
 const direction = (v: DecodedValue | undefined, fallback: 'asc' | 'desc') =>
   v === 'desc' || v === 'asc' ? v : fallback;
 
-/** Columns of `tickers` the list can sort by; other sort keys (identifiers the store lacks) sort by ticker. */
+/**
+ * Columns of `tickers` the list can sort by; other sort keys (identifiers the store lacks) sort by
+ * ticker.
+ */
 const TICKER_SORT_COLUMNS = new Set([
   'ticker',
   'name',

@@ -43,14 +43,16 @@ const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
  *
  * - `day`: the session's minute trade bars complete by now (OHLC, volume, vwap from the bars'
  *   typical prices weighted by volume), `previous_close` = close of the last bar before the session,
- *   `change` against it; `{}` when nothing traded in the session, as the service shows for quiet contracts.
- * - `last_quote`: closing bid and ask of the latest quote bar; a side without a quote counts as 0
+ *   `change` against it (both left out when the contract never traded before the session); `{}` when
+ *   nothing traded in the session, as the service shows for quiet contracts.
+ * - `last_quote`: closing bid and ask of the latest complete quote bar; a side without a quote counts as 0
  *   (no bid / no offer). Omitted without any quote bar (the store has none for AAPL options).
  * - `open_interest`: the latest recorded value; omitted when none is recorded.
  * - `implied_volatility` and `greeks`: Black–Scholes (`greeks/`, zero rate, no dividends, the European
  *   formula for American contracts too) solved from the quote midpoint, with the underlying's latest
- *   price and the time to the close of the expiration day (`expiryInstant`). Only when both sides are quoted and the
- *   midpoint lies strictly inside the no-arbitrage bounds (above intrinsic value); else omitted.
+ *   price and the time to the close of the expiration day (`expiryInstant`). Only when both sides are
+ *   quoted and the midpoint lies strictly inside the no-arbitrage bounds (above intrinsic value); else
+ *   omitted.
  * - `break_even_price`: strike ± premium: the midpoint of a two-sided quote, else the session close, else
  *   the one-sided midpoint.
  * - `underlying_asset`: the underlying's latest trade or bar close (`value` for an index).
@@ -192,7 +194,10 @@ export function expiryInstant(date: string): number {
   return zonedToUtc(NEW_YORK, y, m, d, 16);
 }
 
-/** The session so far of each contract, from its minute bars (a daily bar for a finished session without any). */
+/**
+ * The session so far of each contract, from its minute bars (a daily bar for a finished session without
+ * any).
+ */
 async function sessionDays(
   store: Store,
   tickers: readonly string[],

@@ -43,9 +43,9 @@ export function sessionDate(ticker: string, nowMs: number): string {
 }
 
 /**
- * The current session of `ticker` at `nowMs`: day-so-far from the complete minute bars (unadjusted; splits after now
- * must not reach back), the latest minute, and the previous session's bar. Without minute bars but with a
- * daily bar for a session that has ended, the daily bar stands for the day.
+ * The current session of `ticker` at `nowMs`: day-so-far from the complete minute bars (unadjusted:
+ * splits after now must not reach back), the latest minute, and the previous session's bar. Without
+ * minute bars but with a daily bar for a session that has ended, the daily bar stands for the day.
  */
 export async function sessionSoFar(store: Store, ticker: string, nowMs: number): Promise<SessionSoFar> {
   const tz = marketTimeZone(ticker);

@@ -5,8 +5,9 @@ import { type DayAggregate, type SessionSoFar, sessionSoFar } from './session-da
 /** The markets of the v2 snapshot endpoints. */
 export type V2Market = 'stocks' | 'forex' | 'crypto';
 
-/** The service's exchange ids used when the source names none: Oanda quotes (forex) and Coinbase (crypto). */
+/** The service's exchange id of forex quotes, used when the source names none (Oanda's quotes). */
 export const FOREX_EXCHANGE_ID = 48;
+/** The service's exchange id of Coinbase, the venue of the stored crypto data. */
 export const CRYPTO_EXCHANGE_ID = 1;
 
 const MS_TO_NS = 1_000_000n;
