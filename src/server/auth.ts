@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { type AppEnv, HttpProblem } from './http.js';
 
 const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
@@ -18,12 +18,17 @@ export function requestKey(authorization: string | undefined, url: string): stri
 /**
  * Checks the API key of every request. With `keys`, a key must equal one of them (compared in constant
  * time over equal-length digests, every key checked); without, any non-empty key is accepted. A missing
- * or unknown key is answered 401 in the service's shape. The key is never logged.
+ * or unknown key throws HttpProblem 401, answered in the service's shape. The key is never logged.
  */
-export function apiKeyAuth(keys: readonly string[] | undefined): MiddlewareHandler<AppEnv> {
+export function apiKeyAuth(keys: readonly string[] | undefined): (c: Context<AppEnv>) => void {
   const digests = (keys ?? []).map(digest);
-  return async (c, next) => {
-    const key = requestKey(c.req.header('authorization'), c.req.url);
+  return (c) => {
+    // Under the Node adapter the raw request's headers are read directly: c.req.header() would
+    // build a fetch Request object for every request.
+    const incoming = (c.env as { incoming?: { headers: Record<string, string | string[] | undefined> } })
+      ?.incoming;
+    const header = incoming ? incoming.headers.authorization : c.req.header('authorization');
+    const key = requestKey(typeof header === 'string' ? header : undefined, c.req.url);
     if (key === undefined) throw new HttpProblem(401, 'API Key was not provided');
     if (digests.length > 0) {
       const d = digest(key);
@@ -31,6 +36,5 @@ export function apiKeyAuth(keys: readonly string[] | undefined): MiddlewareHandl
       for (const k of digests) ok = timingSafeEqual(d, k) || ok;
       if (!ok) throw new HttpProblem(401, 'Unknown API Key');
     }
-    await next();
   };
 }

@@ -34,7 +34,15 @@ export function sendJson(
   body: unknown,
   status: 200 | 400 | 401 | 403 | 404 | 429 | 500 = 200,
 ) {
-  return c.body(stringifyJson(body), status, { 'content-type': 'application/json' });
+  // A plain Response with plain-object headers stays on the Node adapter's fast path (c.body with two
+  // headers would build a Headers object). The request id travels as X-Request-ID too.
+  const requestId = c.get('requestId');
+  return new Response(stringifyJson(body), {
+    status,
+    headers: requestId
+      ? { 'content-type': 'application/json', 'x-request-id': requestId }
+      : { 'content-type': 'application/json' },
+  });
 }
 
 /** The origin (`http://host:port`) the request was addressed to: `next_url` links are built on it. */

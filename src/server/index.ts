@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import { NEW_YORK, startOfDay } from '../dates/time-zone.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
+import { cachingStore } from './market/cache.js';
 import { latestDataTime } from './market/now.js';
 import { defaultDbPath } from './store/default-db-path.js';
 import { Store } from './store/store.js';
@@ -46,6 +47,12 @@ export interface StartServerOptions {
    */
   now?: number | string;
   /**
+   * Answer repeated queries from a bounded in-memory cache. Only safe when nothing writes to the store
+   * while it is served.
+   * @default true when the server opened the store itself read-only, else false
+   */
+  cache?: boolean;
+  /**
    * Where log lines go (start-up, unexpected errors). Never given an API key.
    * @default console.error
    */
@@ -73,15 +80,15 @@ export function isLoopback(host: string): boolean {
  * Opens an existing store read-only (several servers and test processes may share it), falling back
  * to read-write when it needs creating or migrating.
  */
-async function openStore(path: string): Promise<Store> {
+async function openStore(path: string): Promise<{ store: Store; readOnly: boolean }> {
   if (existsSync(path)) {
     try {
-      return await Store.open(path, { readOnly: true });
+      return { store: await Store.open(path, { readOnly: true }), readOnly: true };
     } catch {
       // An older schema version: the read-write open below migrates it.
     }
   }
-  return Store.open(path);
+  return { store: await Store.open(path), readOnly: false };
 }
 
 /** Resolves the `now` option into Unix ms. */
@@ -121,10 +128,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
   const log = options.log ?? ((line: string) => console.error(line));
   const owned = options.store === undefined;
-  const store = options.store ?? (await openStore(options.db ?? defaultDbPath()));
+  const opened = options.store ? undefined : await openStore(options.db ?? defaultDbPath());
+  const store = options.store ?? (opened?.store as Store);
   try {
     const latest = fixedNow ?? (await latestDataTime(store)) ?? Date.now();
-    const ctx: ServerContext = { store, now: async () => latest, log };
+    const cache = options.cache ?? opened?.readOnly === true;
+    const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now: async () => latest, log };
     const app = createApp(ctx, { apiKeys: keys });
     const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8765 });
     await new Promise<void>((resolve, reject) => {

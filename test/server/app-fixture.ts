@@ -10,7 +10,6 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { ingestLean } from '../../src/server/ingest/lean.js';
 import { Store } from '../../src/server/store/store.js';
 import { hasShared, leanDir } from '../support/shared.js';
 
@@ -50,6 +49,8 @@ export async function fixtureStorePath(): Promise<string> {
   const db = join(work, 'store.duckdb');
   const store = await Store.open(db);
   try {
+    // Loaded only when the store must be built: a warm run does not depend on the ingest code.
+    const { ingestLean } = await import('../../src/server/ingest/lean.js');
     await ingestLean(store, lean);
   } finally {
     store.close();

@@ -59,7 +59,7 @@ describe('the official JS client against the local server', () => {
     assert.equal(oct1?.c, days.get('20131001')?.c);
 
     const prev = await plain.getPreviousStocksAggregates('SPY', true);
-    const p = prev.results?.[0] as { T: string; c: number; o: number };
+    const p = prev.results?.[0] as unknown as { T: string; c: number; o: number };
     assert.equal(p.T, 'SPY');
     assert.equal(p.c, days.get('20131004')?.c);
     assert.equal(p.o, days.get('20131004')?.o);

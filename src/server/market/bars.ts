@@ -137,13 +137,14 @@ export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
   const sources = sourcesFor(q.timespan);
   const rank = (s: SourceKind) => sources.indexOf(s);
   const barKinds = sources.filter((s) => s !== 'trades');
-  const keyOf = (ms: string) => `(${ms} + ${offsetSql(segments, ms)}) // ${baseMs}`;
+  const keyOf = (column: string, scale: number) =>
+    `(${column} + ${offsetSql(segments, column, scale)}) // ${BigInt(baseMs) * BigInt(scale)}`;
   const dayOfKey = intraday ? `(bkey * ${baseMs}) // ${DAY_MS}` : 'bkey';
   // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
   // constant within a base aggregate and applies to the few aggregated rows, not to every tick.
   const sql = `
     WITH ticks AS (
-      SELECT ${rank('trades')} AS rk, ${keyOf('(sip_timestamp // 1000000)')} AS bkey,
+      SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS bkey,
              arg_min(price, ${TICK_ORDER}) AS o, max(price) AS h, min(price) AS l,
              arg_max(price, ${TICK_ORDER}) AS c, sum(size) AS v, sum(price * size) AS pv,
              count(*)::DOUBLE AS n, TRUE AS alln, TRUE AS real
@@ -151,7 +152,7 @@ export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
        GROUP BY bkey),
     stored AS (
       SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
-             ${keyOf('t')} AS bkey, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c,
+             ${keyOf('t', 1)} AS bkey, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c,
              sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
              count(n) = count(*) AS alln, bool_and(vw IS NOT NULL) AS real
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})

@@ -1,4 +1,4 @@
-import { startOfDay } from '../../dates/time-zone.js';
+import { dayOf, startOfDay } from '../../dates/time-zone.js';
 import type { Store } from '../store/store.js';
 import { type Bar, queryBars } from './bars.js';
 import { marketTimeZone } from './time-zone.js';
@@ -52,7 +52,7 @@ export async function previousSessionBar(
   options: DailyOptions = {},
 ): Promise<SessionBar | undefined> {
   const tz = marketTimeZone(ticker);
-  const dayStart = startOfDay(dayString(beforeMs, tz), tz);
+  const dayStart = startOfDay(dayOf(beforeMs, tz), tz);
   const rows = await store.all<{ t: number | null }>(
     `SELECT greatest(
         (SELECT max(t) FROM bars WHERE ticker = $1 AND t < $2),
@@ -61,19 +61,9 @@ export async function previousSessionBar(
   );
   const t = rows[0]?.t;
   if (t === null || t === undefined) return undefined;
-  const date = dayString(t, tz);
+  const date = dayOf(t, tz);
   const bar = await dailyBar(store, ticker, date, options);
   return bar ? { date, bar } : undefined;
-}
-
-/** The calendar day (`YYYY-MM-DD`) in `tz` of `ms`. */
-function dayString(ms: number, tz: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(ms);
 }
 
 /** Extended-hours prices of one US session. */

@@ -80,14 +80,16 @@ export function offsetAt(segments: readonly OffsetSegment[], ms: number): number
 }
 
 /**
- * A SQL expression giving the offset (ms) in effect at the instant in column `column` (Unix ms). Only
- * numbers computed here enter the text, never request input.
+ * A SQL expression giving the offset in effect at the instant in column `column`, both in units of
+ * `scale` ms (1: ms; 1,000,000: ns, so tick times need no conversion per row). Only numbers computed
+ * here enter the text, never request input.
  */
-export function offsetSql(segments: readonly OffsetSegment[], column: string): string {
-  if (segments.length === 1) return String((segments[0] as OffsetSegment).offset);
+export function offsetSql(segments: readonly OffsetSegment[], column: string, scale = 1): string {
+  const n = (ms: number) => (BigInt(Math.floor(ms)) * BigInt(scale)).toString();
+  if (segments.length === 1) return n((segments[0] as OffsetSegment).offset);
   let sql = 'CASE';
   for (let i = 1; i < segments.length; i++) {
-    sql += ` WHEN ${column} < ${(segments[i] as OffsetSegment).from} THEN ${(segments[i - 1] as OffsetSegment).offset}`;
+    sql += ` WHEN ${column} < ${n((segments[i] as OffsetSegment).from)} THEN ${n((segments[i - 1] as OffsetSegment).offset)}`;
   }
-  return `${sql} ELSE ${(segments[segments.length - 1] as OffsetSegment).offset} END`;
+  return `${sql} ELSE ${n((segments[segments.length - 1] as OffsetSegment).offset)} END`;
 }

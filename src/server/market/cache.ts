@@ -1,0 +1,62 @@
+import type { SqlValue, Store } from '../store/store.js';
+
+/** Options of {@link cachingStore}. */
+export interface QueryCacheOptions {
+  /**
+   * Results kept (least recently used dropped first).
+   * @default 2000
+   */
+  maxEntries?: number;
+  /**
+   * Results with more rows than this are not kept (bounds the memory a few large answers could take).
+   * @default 10000
+   */
+  maxRows?: number;
+}
+
+/** The cache key: the SQL text and each parameter with its JS type (a bigint binds as BIGINT). */
+function keyOf(sql: string, params: readonly SqlValue[]): string {
+  let key = sql;
+  for (const p of params) key += `\u0000${typeof p}:${p === null ? 'null' : String(p)}`;
+  return key;
+}
+
+/**
+ * The same store with `all()` answered from a bounded LRU cache of results. Only for a store nothing
+ * writes to while it is served (opened read-only): then a query's result never changes, and repeated
+ * requests cost the HTTP and JSON work only. Concurrent identical queries share one execution. Rows are
+ * shared between callers, who must not mutate them.
+ */
+export function cachingStore(store: Store, options: QueryCacheOptions = {}): Store {
+  const maxEntries = options.maxEntries ?? 2000;
+  const maxRows = options.maxRows ?? 10_000;
+  const cache = new Map<string, Promise<unknown[]>>();
+  const all = (sql: string, params: readonly SqlValue[] = []): Promise<unknown[]> => {
+    // Only primitive parameters make a reliable key; anything else runs uncached.
+    if (params.some((p) => p !== null && typeof p === 'object')) return store.all(sql, params);
+    const key = keyOf(sql, params);
+    const hit = cache.get(key);
+    if (hit) {
+      cache.delete(key);
+      cache.set(key, hit);
+      return hit;
+    }
+    const pending = store.all(sql, params);
+    cache.set(key, pending);
+    if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
+    pending.then(
+      (rows) => {
+        if (rows.length > maxRows) cache.delete(key);
+      },
+      () => cache.delete(key),
+    );
+    return pending;
+  };
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'all') return all;
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
