@@ -1,0 +1,157 @@
+import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { Candle } from '../../chart/candles.js';
+import { svgToPng } from '../../chart/png.js';
+import { renderSvgChart } from '../../chart/svg.js';
+import { renderTerminalChart } from '../../chart/terminal.js';
+import { type CommandDef, type CommandInput, flagOption, intOption } from '../command.js';
+import type { CliContext } from '../context.js';
+import { familyOfTicker } from '../families.js';
+import { UsageError } from '../usage-error.js';
+
+/** What a chart shows, as the chart command and the demo both fetch it. */
+export interface ChartRequest {
+  symbol: string;
+  from: string | number;
+  to: string | number;
+  timespan: string;
+  multiplier: number;
+  adjusted?: boolean;
+  /** Replaces the default title. */
+  title?: string;
+}
+
+/** Fetches the bars of a chart (every chunk, with progress) through the async client of the ticker's market. */
+export async function fetchCandles(
+  ctx: CliContext,
+  req: ChartRequest,
+): Promise<{ candles: Candle[]; timeZone: string }> {
+  const family = familyOfTicker(req.symbol);
+  const client = family.create(ctx.connection.apiKey, {
+    ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
+    logger: (line) => ctx.note(line),
+  }) as unknown as {
+    getAggregateBars(s: string, f: unknown, t: unknown, o: object): Promise<Candle[]>;
+    close(): Promise<void>;
+  };
+  const progress = ctx.progress(`${req.symbol} bars`);
+  try {
+    const bars = await client.getAggregateBars(req.symbol, req.from, req.to, {
+      timespan: req.timespan,
+      multiplier: req.multiplier,
+      ...(req.adjusted !== undefined && { adjusted: req.adjusted }),
+      fullRange: true,
+      info: false,
+      onProgress: (p: { chunksDone: number; chunksTotal: number; bars: number }) =>
+        progress.update({
+          done: p.chunksDone,
+          total: p.chunksTotal,
+          unit: 'chunks',
+          items: p.bars,
+          itemUnit: 'bars',
+        }),
+    });
+    progress.done();
+    return { candles: bars.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v })), timeZone: family.timeZone };
+  } finally {
+    progress.done();
+    await client.close();
+  }
+}
+
+/** The default title: `SIMA · 5-minute bars · 2024-01-02 → 2024-03-28`. */
+export function chartTitle(req: ChartRequest): string {
+  const size = req.multiplier === 1 ? req.timespan : `${req.multiplier}-${req.timespan}`;
+  return req.title ?? `${req.symbol} · ${size} bars · ${req.from} → ${req.to}`;
+}
+
+/** Writes a chart picture (`.svg` or `.png`, by the file's extension) and returns its path. */
+export function writeChartFile(
+  path: string,
+  candles: readonly Candle[],
+  req: ChartRequest,
+  timeZone: string,
+  size: { width?: number; height?: number } = {},
+): void {
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.svg' && ext !== '.png') {
+    throw new UsageError(`Invalid --out: ${JSON.stringify(path)}; the file name must end in .svg or .png`);
+  }
+  const svg = renderSvgChart(candles, {
+    title: chartTitle(req),
+    subtitle: `${candles.length} bars · times in ${timeZone} · source mdq`,
+    timeZone,
+    ...size,
+  });
+  writeFileSync(path, ext === '.svg' ? svg : svgToPng(svg));
+}
+
+function readRequest(input: CommandInput): ChartRequest {
+  const bound = (s: string) => (/^\d+$/.test(s) ? Number(s) : s);
+  const timespan = input.options.get('timespan') ?? 'day';
+  return {
+    symbol: input.args[0] as string,
+    from: bound(input.args[1] as string),
+    to: bound(input.args[2] as string),
+    timespan,
+    multiplier: intOption(input, 'multiplier', 1),
+    ...(input.options.has('adjusted') && { adjusted: flagOption(input, 'adjusted', true) }),
+    ...(input.options.has('title') && { title: input.options.get('title') as string }),
+  };
+}
+
+/** `mdq chart`. */
+export const chartCommand: CommandDef = {
+  path: 'chart',
+  summary:
+    'A candlestick chart with volume: in the terminal, or as a picture with --out chart.svg|chart.png.',
+  args: [
+    { name: 'symbol', type: 'ticker', doc: 'AAPL, I:SPX, C:EURUSD, X:BTCUSD or an O: option ticker.' },
+    { name: 'from', type: 'YYYY-MM-DD|unix ms', doc: 'First day.' },
+    { name: 'to', type: 'YYYY-MM-DD|unix ms', doc: 'Last day (inclusive).' },
+  ],
+  options: [
+    {
+      name: 'timespan',
+      type: 'second|minute|hour|day|week|month|quarter|year',
+      default: 'day',
+      doc: 'Bar size.',
+    },
+    { name: 'multiplier', type: 'int ≥ 1', default: '1', doc: 'Bars of multiplier × timespan.' },
+    { name: 'adjusted', type: 'flag', flag: true, default: 'true', doc: 'Split-adjusted prices.' },
+    { name: 'out', type: 'path (.svg|.png)', doc: 'Write a picture instead of drawing in the terminal.' },
+    { name: 'width', type: 'int', default: '1200 px, or the terminal width', doc: 'Width of the chart.' },
+    {
+      name: 'height',
+      type: 'int',
+      default: '700 px, or 16 rows',
+      doc: 'Height of the chart (price area in the terminal).',
+    },
+    { name: 'title', type: 'string', default: 'symbol, bar size and range', doc: 'Title of the chart.' },
+  ],
+  async run(ctx, input) {
+    const req = readRequest(input);
+    const out = input.options.get('out');
+    if (out !== undefined && !/\.(svg|png)$/i.test(out)) {
+      throw new UsageError(`Invalid --out: ${JSON.stringify(out)}; the file name must end in .svg or .png`);
+    }
+    const { candles, timeZone } = await fetchCandles(ctx, req);
+    if (out !== undefined) {
+      writeChartFile(out, candles, req, timeZone, {
+        ...(input.options.has('width') && { width: intOption(input, 'width', 1200, 200) }),
+        ...(input.options.has('height') && { height: intOption(input, 'height', 700, 150) }),
+      });
+      ctx.note(`wrote ${out} (${candles.length} bars)`);
+      return;
+    }
+    ctx.out(
+      renderTerminalChart(candles, {
+        title: `${chartTitle(req)} (${timeZone})`,
+        width: intOption(input, 'width', ctx.columns, 30),
+        height: intOption(input, 'height', 16, 6),
+        timeZone,
+        color: ctx.streams.stdout.isTTY === true && ctx.streams.env.NO_COLOR === undefined,
+      }),
+    );
+  },
+};

@@ -1,0 +1,112 @@
+import type { IngestProgress, IngestSummary } from '../../server/ingest/index.js';
+import { defaultDbPath } from '../../server/store/default-db-path.js';
+import type { Store } from '../../server/store/store.js';
+import { type CommandDef, flagOption, type OptionDef } from '../command.js';
+import type { CliContext } from '../context.js';
+import { printValue } from '../print-value.js';
+import { UsageError } from '../usage-error.js';
+
+const dbOption: OptionDef = {
+  name: 'db',
+  type: 'path',
+  default: '$MDQ_DB, else ~/.local/share/mdq/mdq.duckdb',
+  doc: 'Database file to write.',
+};
+const continueOption: OptionDef = {
+  name: 'continue-on-error',
+  type: 'flag',
+  flag: true,
+  default: 'false',
+  doc: 'Go on after a malformed file (listed in the summary).',
+};
+
+async function runIngest(
+  ctx: CliContext,
+  db: string | undefined,
+  work: (store: Store, onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
+): Promise<void> {
+  const path = db ?? defaultDbPath(ctx.streams.env);
+  // Loaded on demand, so that commands that need no DuckDB do not load it.
+  const { Store } = await import('../../server/store/store.js');
+  const store = await Store.open(path);
+  const progress = ctx.progress('ingest');
+  try {
+    const summary = await work(store, (p) =>
+      progress.update({
+        done: p.filesDone,
+        total: p.filesTotal,
+        unit: 'files',
+        items: p.rows,
+        itemUnit: 'rows',
+      }),
+    );
+    progress.done();
+    const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
+    ctx.note(
+      `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in the store, ${summary.filesFailed} failed), ${rows.toLocaleString('en-US')} rows in ${(summary.elapsedMs / 1000).toFixed(1)}s into ${path}`,
+    );
+    printValue(ctx, {
+      db: path,
+      filesSeen: summary.filesSeen,
+      filesIngested: summary.filesIngested,
+      filesSkipped: summary.filesSkipped,
+      filesFailed: summary.filesFailed,
+      unrecognised: summary.unrecognised.length,
+      ...Object.fromEntries(Object.entries(summary.rows).map(([k, v]) => [`rows.${k}`, v])),
+      errors: summary.errors.map((e) => e.message),
+      elapsedMs: Math.round(summary.elapsedMs),
+    });
+  } finally {
+    progress.done();
+    store.close();
+  }
+}
+
+/** `mdq ingest lean|flatfiles`. */
+export const ingestCommands: readonly CommandDef[] = [
+  {
+    path: 'ingest lean',
+    summary: 'Load a QuantConnect Lean data folder into the store (idempotent by file content).',
+    args: [{ name: 'dir', type: 'path', doc: 'Lean data root, or a folder holding one as lean/.' }],
+    options: [dbOption, continueOption],
+    async run(ctx, input) {
+      const continueOnError = flagOption(input, 'continue-on-error');
+      const { ingestLean } = await import('../../server/ingest/index.js');
+      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
+        ingestLean(store, input.args[0] as string, { onProgress, continueOnError }),
+      );
+    },
+  },
+  {
+    path: 'ingest flatfiles',
+    summary: "Load the provider's flat files (CSV or CSV.GZ: day/minute aggregates, trades, quotes).",
+    args: [{ name: 'files', type: 'path', doc: 'One or more files.', variadic: true }],
+    options: [
+      dbOption,
+      continueOption,
+      {
+        name: 'resolution',
+        type: 'day|minute',
+        doc: 'Resolution of aggregate files.',
+        default: 'from the path',
+      },
+    ],
+    async run(ctx, input) {
+      if (input.args.length === 0)
+        throw new UsageError('Missing argument <files...> of mdq ingest flatfiles');
+      const resolution = input.options.get('resolution');
+      if (resolution !== undefined && resolution !== 'day' && resolution !== 'minute') {
+        throw new UsageError(`Invalid --resolution: ${JSON.stringify(resolution)}; allowed: day, minute`);
+      }
+      const continueOnError = flagOption(input, 'continue-on-error');
+      const { ingestFlatFiles } = await import('../../server/ingest/index.js');
+      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
+        ingestFlatFiles(store, input.args, {
+          onProgress,
+          continueOnError,
+          ...(resolution && { resolution }),
+        }),
+      );
+    },
+  },
+];

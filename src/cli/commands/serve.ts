@@ -1,0 +1,55 @@
+import { type CommandDef, intOption } from '../command.js';
+
+/** `mdq serve`: the local server, until interrupted. */
+export const serveCommand: CommandDef = {
+  path: 'serve',
+  summary: "Serve the service's REST paths from a DuckDB store until interrupted (Ctrl-C).",
+  args: [],
+  options: [
+    {
+      name: 'db',
+      type: 'path',
+      default: '$MDQ_DB, else ~/.local/share/mdq/mdq.duckdb',
+      doc: 'Database file.',
+    },
+    {
+      name: 'host',
+      type: 'host',
+      default: '127.0.0.1',
+      doc: 'Interface to bind (non-loopback needs --key).',
+    },
+    { name: 'port', type: 'int ≥ 0', default: '8765', doc: 'TCP port; 0 picks a free one.' },
+    {
+      name: 'key',
+      type: 'string',
+      repeatable: true,
+      doc: 'An accepted API key (repeatable); without any, loopback accepts every non-empty key.',
+    },
+    {
+      name: 'now',
+      type: 'unix ms|ISO time|YYYY-MM-DD',
+      default: 'latest data time',
+      doc: '"Now" of the server.',
+    },
+  ],
+  async run(ctx, input) {
+    const db = input.options.get('db');
+    const now = input.options.get('now');
+    const { startServer } = await import('../../server/index.js');
+    const server = await startServer({
+      ...(db !== undefined && { db }),
+      host: input.options.get('host') ?? '127.0.0.1',
+      port: intOption(input, 'port', 8765, 0),
+      apiKeys: [...(input.all.get('key') ?? [])],
+      ...(now !== undefined && { now: /^\d+$/.test(now) ? Number(now) : now }),
+      log: (line) => ctx.error(line),
+    });
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    ctx.note('stopping');
+    await server.close();
+  },
+};

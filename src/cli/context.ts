@@ -1,0 +1,87 @@
+import { type OutputFormat, resolveOutputFormat } from './output.js';
+import { Progress } from './progress.js';
+
+/** Where a command writes and what it knows of its surroundings. */
+export interface CliStreams {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** The connection settings of the client commands. */
+export interface Connection {
+  /** Undefined: the client's own default (`MDQ_BASE_URL`, else the public service). */
+  readonly baseUrl: string | undefined;
+  /** Undefined: the client reads `MASSIVE_API_KEY`, then `POLYGON_API_KEY`. */
+  readonly apiKey: string | undefined;
+}
+
+/**
+ * Everything a command uses to talk to the user: standard output (results), standard error (notes,
+ * progress), the output format and the connection. Every write goes through `redact`, so no key given
+ * on the command line or in the environment reaches either stream.
+ */
+export class CliContext {
+  readonly output: OutputFormat;
+  readonly quiet: boolean;
+  readonly connection: Connection;
+  readonly #secrets: string[];
+
+  constructor(
+    readonly streams: CliStreams,
+    options: {
+      output?: string | undefined;
+      quiet: boolean;
+      baseUrl?: string | undefined;
+      apiKey?: string | undefined;
+    },
+  ) {
+    this.output = resolveOutputFormat(options.output, streams.stdout.isTTY === true);
+    this.quiet = options.quiet;
+    const env = streams.env;
+    const apiKey = options.apiKey ?? env.MASSIVE_API_KEY ?? env.POLYGON_API_KEY;
+    this.connection = { baseUrl: options.baseUrl ?? env.MDQ_BASE_URL, apiKey: apiKey || undefined };
+    // Short strings would mangle ordinary output and are no secret worth hiding.
+    this.#secrets = [options.apiKey, env.MASSIVE_API_KEY, env.POLYGON_API_KEY].filter(
+      (s): s is string => typeof s === 'string' && s.length >= 4,
+    );
+  }
+
+  /** Replaces every known key in `text` with `***`. */
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.#secrets) out = out.split(s).join('***');
+    return out;
+  }
+
+  /** Writes results to standard output. */
+  out(text: string): void {
+    this.streams.stdout.write(this.redact(text));
+  }
+
+  /** Writes a note line to standard error, unless `--quiet`. */
+  note(line: string): void {
+    if (!this.quiet) this.streams.stderr.write(this.redact(`${line}\n`));
+  }
+
+  /** Writes an error line to standard error (even with `--quiet`). */
+  error(line: string): void {
+    this.streams.stderr.write(this.redact(`${line}\n`));
+  }
+
+  /** True when progress bars are drawn: standard error is a terminal and `--quiet` was not given. */
+  get showsProgress(): boolean {
+    return !this.quiet && this.streams.stderr.isTTY === true;
+  }
+
+  /** A progress line on standard error; silent when {@link showsProgress} is false. */
+  progress(label: string): Progress {
+    return new Progress(label, this.showsProgress ? this.streams.stderr : undefined);
+  }
+
+  /** Width of the terminal standard output writes to (80 when unknown). */
+  get columns(): number {
+    const env = Number(this.streams.env.COLUMNS);
+    return this.streams.stdout.columns ?? (Number.isInteger(env) && env > 20 ? env : 80);
+  }
+}

@@ -1,0 +1,183 @@
+import type { ClientOptions } from '../core/client-options.js';
+import type { OperationSpec, ParamSpec } from '../core/operation.js';
+import { kebabCase } from './argv.js';
+import { type CommandDef, type CommandInput, flagOption, intOption, type OptionDef } from './command.js';
+import type { ClientFamily } from './families.js';
+import { render } from './output.js';
+import { parseParamValue, typeLabel } from './param-values.js';
+import type { Progress } from './progress.js';
+
+const PAGING_OPTIONS: readonly OptionDef[] = [
+  {
+    name: 'all-pages',
+    type: 'flag',
+    flag: true,
+    default: 'false',
+    doc: 'Follow next_url and fetch every page.',
+  },
+  { name: 'max-pages', type: 'int ≥ 1', doc: 'With --all-pages: most pages to fetch, the first included.' },
+  {
+    name: 'merge-all-pages',
+    type: 'flag',
+    flag: true,
+    default: 'true',
+    doc: 'With --all-pages: one merged response (--no-merge-all-pages: the list of pages).',
+  },
+];
+
+const FULL_RANGE_OPTIONS: readonly OptionDef[] = [
+  {
+    name: 'full-range',
+    type: 'flag',
+    flag: true,
+    default: 'false',
+    doc: 'Fetch the whole range in chunks (no 50000-bar cap) and return one list of bars.',
+  },
+  { name: 'run-parallel', type: 'flag', flag: true, default: 'true', doc: 'Fetch chunks concurrently.' },
+  { name: 'max-concurrent-workers', type: 'int ≥ 1', default: '10', doc: 'Most chunks in flight.' },
+  {
+    name: 'high-volatility',
+    type: 'flag',
+    flag: true,
+    default: 'false',
+    doc: 'Smaller chunks for heavily traded symbols.',
+  },
+];
+
+function paramOption(p: ParamSpec): OptionDef {
+  return {
+    name: kebabCase(p.name),
+    type: p.type.kind === 'boolean' ? 'true|false' : typeLabel(p.type),
+    ...(p.type.kind === 'boolean' && { flag: true }),
+    ...(p.default !== undefined && { default: String(p.default) }),
+    doc: p.doc,
+  };
+}
+
+/** The commands of one client family: one per declared operation, plus its extra methods. */
+export function familyCommands(family: ClientFamily): CommandDef[] {
+  const commands = Object.entries(family.operations).map(([method, op]) =>
+    operationCommand(family, method, op),
+  );
+  const bars = family.operations.getAggregateBars;
+  if (bars && family.extras.includes('getFullRangeAggregateBars')) {
+    commands.push(
+      operationCommand(family, 'getFullRangeAggregateBars', bars, {
+        summary: 'Every bar of a range as one list, fetched in chunks (timespan defaults to minute).',
+        exclude: ['limit'],
+        fullRangeImplied: true,
+      }),
+    );
+  }
+  if (family.extras.includes('getCurrentPrice') && family.operations.getLastTrade) {
+    const last = family.operations.getLastTrade;
+    commands.push(
+      operationCommand(
+        family,
+        'getCurrentPrice',
+        { ...last, params: last.params.filter((p) => p.required), paging: 'none' },
+        { summary: 'The price of the last trade, as a number.' },
+      ),
+    );
+  }
+  return commands;
+}
+
+interface Variant {
+  summary?: string;
+  exclude?: readonly string[];
+  /** The method fetches the full range itself (no --full-range option). */
+  fullRangeImplied?: boolean;
+}
+
+function operationCommand(
+  family: ClientFamily,
+  method: string,
+  op: OperationSpec,
+  variant: Variant = {},
+): CommandDef {
+  const required = op.params.filter((p) => p.required);
+  const optional = op.params.filter((p) => !p.required && !variant.exclude?.includes(p.name));
+  const options: OptionDef[] = optional.map(paramOption);
+  if (variant.fullRangeImplied) {
+    options.push(...FULL_RANGE_OPTIONS.filter((o) => o.name !== 'full-range'));
+    const ts = options.find((o) => o.name === 'timespan');
+    if (ts) options[options.indexOf(ts)] = { ...ts, default: 'minute' };
+  } else {
+    if (op.paging === 'next_url') options.push(...PAGING_OPTIONS);
+    if (op.fullRange) options.push(...FULL_RANGE_OPTIONS);
+  }
+  return {
+    path: `${family.name} ${kebabCase(method)}`,
+    summary: variant.summary ?? op.doc,
+    args: required.map((p) => ({ name: kebabCase(p.name), type: typeLabel(p.type), doc: p.doc })),
+    options,
+    notes: `Calls ${family.name}.${method}() of the async client (${op.path}).`,
+    async run(ctx, input) {
+      const positional = required.map((p, i) =>
+        parseParamValue(p, input.args[i] as string, `<${kebabCase(p.name)}>`),
+      );
+      const callOptions: Record<string, unknown> = {};
+      for (const p of optional) {
+        const raw = input.options.get(kebabCase(p.name));
+        if (raw !== undefined) callOptions[p.name] = parseParamValue(p, raw, `--${kebabCase(p.name)}`);
+      }
+      let progress: Progress | undefined;
+      const fullRange =
+        variant.fullRangeImplied === true || (op.fullRange === true && flagOption(input, 'full-range'));
+      if (fullRange) {
+        Object.assign(callOptions, fullRangeOptions(input, variant.fullRangeImplied !== true));
+        progress = ctx.progress(`${String(positional[0])} bars`);
+        const bar = progress;
+        callOptions.onProgress = (p: { chunksDone: number; chunksTotal: number; bars: number }) =>
+          bar.update({
+            done: p.chunksDone,
+            total: p.chunksTotal,
+            unit: 'chunks',
+            items: p.bars,
+            itemUnit: 'bars',
+          });
+        // Chunk warnings (an empty chunk, a retry) are notes, not results.
+        callOptions.info = false;
+      }
+      const allPages = op.paging === 'next_url' && !fullRange && flagOption(input, 'all-pages');
+      if (allPages) {
+        callOptions.allPages = true;
+        if (input.options.has('max-pages')) callOptions.maxPages = intOption(input, 'max-pages', 1);
+        callOptions.mergeAllPages = flagOption(input, 'merge-all-pages', true);
+        callOptions.verbose = true;
+        progress = ctx.progress(`${family.name} ${kebabCase(method)}`);
+      }
+      const pageBar = progress;
+      const clientOptions: ClientOptions = {
+        ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
+        logger: (line) => {
+          const page = /^Fetched page (\d+)/.exec(line);
+          if (page && allPages) pageBar?.update({ done: Number(page[1]), unit: 'pages' });
+          else if (!/^No more pages/.test(line)) ctx.note(line);
+        },
+      };
+      const client = family.create(ctx.connection.apiKey, clientOptions);
+      try {
+        const fn = (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
+        if (typeof fn !== 'function') throw new Error(`${family.name} client has no method ${method}`);
+        const result = await fn.call(client, ...positional, callOptions);
+        progress?.done();
+        ctx.out(render(result, ctx.output, { timeZone: family.timeZone, columns: ctx.columns }));
+      } finally {
+        progress?.done();
+        await (client as unknown as { close(): Promise<void> }).close();
+      }
+    },
+  };
+}
+
+function fullRangeOptions(input: CommandInput, explicit: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = explicit ? { fullRange: true } : {};
+  if (input.options.has('run-parallel')) out.runParallel = flagOption(input, 'run-parallel', true);
+  if (input.options.has('max-concurrent-workers')) {
+    out.maxConcurrentWorkers = intOption(input, 'max-concurrent-workers', 10);
+  }
+  if (input.options.has('high-volatility')) out.highVolatility = flagOption(input, 'high-volatility');
+  return out;
+}

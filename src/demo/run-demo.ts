@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { CliContext } from '../cli/context.js';
+import { UsageError } from '../cli/usage-error.js';
+import { Store } from '../server/store/store.js';
+import { demoDbPath, openDemoStore } from './demo-store.js';
+import { planDemo } from './plan.js';
+import { type ServerThread, startServerThread } from './server-thread.js';
+import { SIM_SEED, SIM_VERSION } from './universe.js';
+import { runWalkthrough } from './walkthrough.js';
+
+/** The key the demo's clients send: the in-process server accepts any non-empty key. */
+const DEMO_KEY = 'mdq-demo';
+
+async function simulatedStore(ctx: CliContext, db: string | undefined): Promise<Store> {
+  const path = db ?? demoDbPath(ctx.streams.env);
+  if (!existsSync(path)) ctx.note(`generating the simulated market (first run; cached in ${path}) …`);
+  const { store, generated } = await openDemoStore(path);
+  if (generated) {
+    const rows = Object.entries(generated.rows)
+      .map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`)
+      .join(', ');
+    ctx.note(`generated in ${(generated.elapsedMs / 1000).toFixed(1)}s: ${rows}`);
+  }
+  return store;
+}
+
+/** Ingests a Lean folder into a store of its own, cached per folder (ingest skips files it already holds). */
+async function leanStore(ctx: CliContext, dir: string, db: string | undefined): Promise<Store> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new UsageError(`Invalid --data: ${JSON.stringify(dir)} is not a folder; give a Lean data folder`);
+  }
+  const id = createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
+  const path = db ?? join(dirname(demoDbPath(ctx.streams.env)), `demo-lean-${id}.duckdb`);
+  // Loaded only here: the simulated demo does not need the ingest code.
+  const { ingestLean } = await import('../server/ingest/index.js');
+  const store = await Store.open(path);
+  const progress = ctx.progress('ingest');
+  try {
+    const summary = await ingestLean(store, dir, {
+      onProgress: (p) =>
+        progress.update({
+          done: p.filesDone,
+          total: p.filesTotal,
+          unit: 'files',
+          items: p.rows,
+          itemUnit: 'rows',
+        }),
+    });
+    progress.done();
+    const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
+    ctx.note(
+      `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in ${path}), ${rows.toLocaleString('en-US')} rows in ${(summary.elapsedMs / 1000).toFixed(1)}s`,
+    );
+    return store;
+  } catch (e) {
+    progress.done();
+    store.close();
+    throw e;
+  }
+}
+
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+  /** A Lean data folder to ingest and use instead of the simulated market. */
+  readonly data?: string | undefined;
+  /** The demo's store file. */
+  readonly db?: string | undefined;
+  /** Folder for the chart pictures. @default <tmp>/mdq-demo */
+  readonly outDir?: string | undefined;
+}
+
+/**
+ * `mdq demo`: opens (or generates) the simulated market, or ingests `data`; starts the local server on
+ * a thread of this process; and walks through mdq with real client calls.
+ */
+export async function runDemo(ctx: CliContext, options: DemoOptions): Promise<void> {
+  const { data, db } = options;
+  const label = data ? `Lean data: ${data}` : 'SIMULATED market data';
+  const banner = data
+    ? `mdq demo — real data ingested from the Lean folder ${data}`
+    : `mdq demo — SIMULATED MARKET (generator v${SIM_VERSION}, seed ${SIM_SEED}): every price, trade and quote below is made up`;
+  ctx.out(`${banner}\n`);
+  const store = data ? await leanStore(ctx, data, db) : await simulatedStore(ctx, db);
+  const path = store.path;
+  let plan: Awaited<ReturnType<typeof planDemo>>;
+  try {
+    plan = await planDemo(store);
+  } finally {
+    // The server thread opens the file itself (read-only).
+    store.close();
+  }
+  if (!plan)
+    throw new UsageError(`The store has no stock minute bars to show${data ? ` (from ${data})` : ''}`);
+  let server: ServerThread | undefined;
+  try {
+    server = await startServerThread(path);
+    ctx.out(`local server on ${server.url} (a thread of this process), store ${path}\n`);
+    await runWalkthrough(ctx, {
+      baseUrl: server.url,
+      apiKey: DEMO_KEY,
+      label,
+      outDir: options.outDir ?? join(tmpdir(), 'mdq-demo'),
+      plan,
+      strict: data === undefined,
+    });
+    ctx.out(`\n${banner}\ndone: every call above went through the mdq clients to the local server.\n`);
+  } finally {
+    await server?.close();
+  }
+}

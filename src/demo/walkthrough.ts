@@ -1,0 +1,287 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderTerminalChart } from '../chart/terminal.js';
+import { writeChartFile } from '../cli/commands/chart.js';
+import type { CliContext } from '../cli/context.js';
+import { render } from '../cli/output.js';
+import { rowsOf } from '../cli/rows.js';
+import {
+  AsyncForexClient,
+  AsyncOptionsClient,
+  AsyncStocksClient,
+  CryptoClient,
+  IndexClient,
+  StocksClient,
+} from '../clients/index.js';
+import { NEW_YORK } from '../dates/time-zone.js';
+import { convertOptionSymbolFormats, OPTION_SYMBOL_FORMATS, parseOptionSymbol } from '../symbols/index.js';
+import type { DemoPlan } from './plan.js';
+
+/** How the walk-through reaches the server and labels its output. */
+export interface WalkthroughOptions {
+  readonly baseUrl: string;
+  /** Any non-empty key: the demo server accepts every key. */
+  readonly apiKey: string;
+  /** Printed in every section heading: where the data comes from. */
+  readonly label: string;
+  /** Folder for the chart pictures. */
+  readonly outDir: string;
+  /** Where the bars of a custom window and the chart end (New York day). */
+  readonly plan: DemoPlan;
+  /** Fail on the first error (the simulated market has everything); else note it and go on. */
+  readonly strict: boolean;
+}
+
+const first = <T>(rows: readonly T[], n: number) => rows.slice(0, n);
+
+/**
+ * The demo's steps, each a real call through the clients to the running server, printed as the
+ * equivalent `mdq` command and its result.
+ */
+export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Promise<void> {
+  const { plan } = o;
+  let step = 0;
+  const section = async (title: string, command: string, body: () => Promise<void>) => {
+    step++;
+    ctx.out(`\n── ${step}. ${title}  [${o.label}]\n   $ ${command}\n`);
+    try {
+      await body();
+    } catch (e) {
+      if (o.strict) throw e;
+      ctx.out(`   (skipped: ${(e as Error).message})\n`);
+    }
+  };
+  const table = (value: unknown, timeZone = NEW_YORK, n = 8) => {
+    const rows = rowsOf(value);
+    ctx.out(render(first(rows, n), 'table', { timeZone }).replace(/^(?=.)/gm, '   '));
+    if (rows.length > n) ctx.out(`   … ${rows.length - n} more rows\n`);
+  };
+  const connection = { baseUrl: o.baseUrl };
+  const stocks = new AsyncStocksClient(o.apiKey, connection);
+  const forex = new AsyncForexClient(o.apiKey, connection);
+  const options = new AsyncOptionsClient(o.apiKey, connection);
+  try {
+    await section(
+      'Bars of a custom window (async client)',
+      `mdq stocks get-aggregate-bars ${plan.stock} ${plan.windowFrom} ${plan.lastDay} --timespan minute --multiplier 30`,
+      async () => {
+        const bars = await stocks.getAggregateBars(plan.stock, plan.windowFrom, plan.lastDay, {
+          timespan: 'minute',
+          multiplier: 30,
+        });
+        ctx.out(`   ${bars.resultsCount} bars of 30 minutes; the first ones:\n`);
+        table(bars, NEW_YORK, 6);
+      },
+    );
+
+    await section(
+      'Every minute bar of the whole range, fetched in chunks (full range)',
+      `mdq stocks get-aggregate-bars ${plan.stock} ${plan.firstDay} ${plan.lastDay} --timespan minute --full-range`,
+      async () => {
+        const progress = ctx.progress(`   ${plan.stock} minute bars`);
+        const started = performance.now();
+        let chunks = 0;
+        const bars = await stocks.getAggregateBars(plan.stock, plan.firstDay, plan.lastDay, {
+          timespan: 'minute',
+          fullRange: true,
+          info: false,
+          onProgress: (p) => {
+            chunks = p.chunksTotal;
+            progress.update({
+              done: p.chunksDone,
+              total: p.chunksTotal,
+              unit: 'chunks',
+              items: p.bars,
+              itemUnit: 'bars',
+            });
+          },
+        });
+        progress.done();
+        const seconds = (performance.now() - started) / 1000;
+        const days = new Set(bars.map((b) => new Date(b.t).toISOString().slice(0, 10))).size;
+        ctx.out(
+          `   ${bars.length.toLocaleString('en-US')} minute bars over ${days} trading days, in ${chunks} chunks, ${seconds.toFixed(1)}s (${Math.round(bars.length / seconds).toLocaleString('en-US')} bars/s)\n`,
+        );
+        table([bars[0], bars[bars.length - 1]]);
+      },
+    );
+
+    await section(
+      'Indicators on daily bars: SMA 20, RSI 14, MACD (async client)',
+      `mdq stocks get-sma ${plan.stock} --timespan day --window-size 20 --limit 3`,
+      async () => {
+        const [sma, rsi, macd] = await Promise.all([
+          stocks.getSma(plan.stock, { timespan: 'day', windowSize: 20, limit: 3 }),
+          stocks.getRsi(plan.stock, { timespan: 'day', windowSize: 14, limit: 3 }),
+          stocks.getMacd(plan.stock, { timespan: 'day', limit: 3 }),
+        ]);
+        const rows = rowsOf(sma).map((r, i) => ({
+          timestamp: r.timestamp,
+          sma20: r.value,
+          rsi14: rowsOf(rsi)[i]?.value,
+          macd: rowsOf(macd)[i]?.value,
+          signal: rowsOf(macd)[i]?.signal,
+          histogram: rowsOf(macd)[i]?.histogram,
+        }));
+        table(rows);
+      },
+    );
+
+    await section(
+      'A snapshot and the day’s gainers (sync client: results come back directly)',
+      `mdq stocks get-snapshot ${plan.stock}   and   mdq stocks get-gainers-and-losers --direction gainers`,
+      async () => {
+        const sync = StocksClient(o.apiKey, connection);
+        try {
+          const snap = sync.getSnapshot(plan.stock);
+          const t = (snap as unknown as { ticker?: Record<string, unknown> }).ticker ?? {};
+          table([
+            {
+              ticker: t.ticker,
+              'day.close': (t.day as { c?: number } | undefined)?.c,
+              'prevDay.close': (t.prevDay as { c?: number } | undefined)?.c,
+              todaysChangePerc: t.todaysChangePerc,
+              'lastTrade.p': (t.lastTrade as { p?: number } | undefined)?.p,
+              'lastQuote.P': (t.lastQuote as { P?: number } | undefined)?.P,
+              'lastQuote.p': (t.lastQuote as { p?: number } | undefined)?.p,
+            },
+          ]);
+          const gainers = sync.getGainersAndLosers({ direction: 'gainers' });
+          table(
+            rowsOf(gainers).map((r) => ({
+              ticker: r.ticker,
+              todaysChangePerc: r.todaysChangePerc,
+              'day.c': r['day.c'],
+              'prevDay.c': r['prevDay.c'],
+              'day.v': r['day.v'],
+            })),
+          );
+        } finally {
+          sync.close();
+        }
+      },
+    );
+
+    if (plan.option) {
+      const contract = plan.option.ticker;
+      await section(
+        'An option symbol in every format, and its snapshot',
+        `mdq symbols convert ${contract} polygon tda   and   mdq options get-snapshot ${plan.option.underlying} ${contract}`,
+        async () => {
+          const parsed = parseOptionSymbol(contract, { outputFormat: 'dict', expiryFormat: 'string' });
+          ctx.out(
+            `   ${parsed.underlyingSymbol} ${parsed.expiry} ${parsed.callOrPut === 'C' ? 'call' : 'put'} strike ${parsed.strikePrice}\n`,
+          );
+          table(
+            OPTION_SYMBOL_FORMATS.map((format) => ({
+              format,
+              symbol: convertOptionSymbolFormats(contract, 'polygon', format, {
+                prefixO: format === 'polygon',
+              }),
+            })),
+            NEW_YORK,
+            10,
+          );
+          const snap = await options.getSnapshot(plan.option?.underlying as string, contract);
+          const r = rowsOf(snap)[0] ?? {};
+          table([
+            {
+              'day.close': r['day.close'],
+              implied_volatility: r.implied_volatility,
+              'greeks.delta': r['greeks.delta'],
+              'greeks.gamma': r['greeks.gamma'],
+              'greeks.theta': r['greeks.theta'],
+              'greeks.vega': r['greeks.vega'],
+              'underlying_asset.price': r['underlying_asset.price'],
+            },
+          ]);
+        },
+      );
+    }
+
+    if (plan.pair) {
+      const { from, to } = plan.pair;
+      await section(
+        'A currency conversion at the latest quote',
+        `mdq forex real-time-currency-conversion ${from} ${to} 100`,
+        async () => {
+          const conv = (await forex.realTimeCurrencyConversion(from, to, 100)) as unknown as Record<
+            string,
+            unknown
+          >;
+          const last = (conv.last ?? {}) as Record<string, unknown>;
+          ctx.out(
+            `   100 ${from} = ${String(conv.converted)} ${to}  (bid ${String(last.bid)}, ask ${String(last.ask)})\n`,
+          );
+          table([last], 'UTC');
+        },
+      );
+    }
+
+    if (plan.index || plan.crypto) {
+      await section(
+        'An index and crypto around the clock (sync clients)',
+        `mdq indices get-previous-close ${plan.index ?? ''}   and   mdq crypto get-aggregate-bars ${plan.crypto?.ticker ?? ''} ${plan.crypto?.lastDay ?? ''} ${plan.crypto?.lastDay ?? ''} --timespan hour --multiplier 4`,
+        async () => {
+          if (plan.index) {
+            const indices = IndexClient(o.apiKey, connection);
+            try {
+              table(indices.getPreviousClose(plan.index));
+            } finally {
+              indices.close();
+            }
+          }
+          if (plan.crypto) {
+            const crypto = CryptoClient(o.apiKey, connection);
+            try {
+              const day = plan.crypto.lastDay;
+              table(
+                crypto.getAggregateBars(plan.crypto.ticker, day, day, { timespan: 'hour', multiplier: 4 }),
+                'UTC',
+              );
+            } finally {
+              crypto.close();
+            }
+          }
+        },
+      );
+    }
+
+    await section(
+      'A candlestick chart with volume, in the terminal and as pictures',
+      `mdq chart ${plan.stock} ${plan.firstDay} ${plan.lastDay} --timespan day   (add --out chart.svg or chart.png)`,
+      async () => {
+        const bars = await stocks.getAggregateBars(plan.stock, plan.firstDay, plan.lastDay, {
+          timespan: 'day',
+          fullRange: true,
+          info: false,
+        });
+        const candles = bars.map(({ t, o: op, h, l, c, v }) => ({ t, o: op, h, l, c, v: v ?? 0 }));
+        const title = `${plan.stock} · daily bars · ${plan.firstDay} → ${plan.lastDay} · ${o.label}`;
+        ctx.out(
+          renderTerminalChart(candles, {
+            title,
+            width: Math.min(ctx.columns, 120) - 3,
+            height: 14,
+            timeZone: NEW_YORK,
+            color: ctx.streams.stdout.isTTY === true && ctx.streams.env.NO_COLOR === undefined,
+          }).replace(/^(?=.)/gm, '   '),
+        );
+        mkdirSync(o.outDir, { recursive: true });
+        const req = {
+          symbol: plan.stock,
+          from: plan.firstDay,
+          to: plan.lastDay,
+          timespan: 'day',
+          multiplier: 1,
+          title,
+        };
+        for (const file of ['chart.svg', 'chart.png'])
+          writeChartFile(join(o.outDir, file), candles, req, NEW_YORK);
+        ctx.out(`   wrote ${join(o.outDir, 'chart.svg')} and ${join(o.outDir, 'chart.png')}\n`);
+      },
+    );
+  } finally {
+    await Promise.all([stocks.close(), forex.close(), options.close()]);
+  }
+}
