@@ -262,6 +262,51 @@ describe('v2 crypto and forex snapshots', () => {
     );
   });
 
+  it('crypto gainers and losers rank every pair by change against its previous close', async (t) => {
+    const server = await snapshotServer(t, CRYPTO_NOW);
+    if (!server) return;
+    // Previous close: the daily file's close where the pair has one, else its last minute bar of 04-04.
+    const daily = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((r) =>
+      r[0]?.startsWith('20180404'),
+    );
+    const expected = new Map<string, number>();
+    for (const pair of ['btcusd', 'ethusd', 'ltcusd', 'btceur']) {
+      const today = leanRows(`crypto/coinbase/minute/${pair}/20180405_trade.zip`).filter(
+        (r) => Number(r[0]) + 60_000 <= cut,
+      );
+      const prev =
+        pair === 'btcusd'
+          ? Number(daily?.[4])
+          : Number(leanRows(`crypto/coinbase/minute/${pair}/20180404_trade.zip`).at(-1)?.[4]);
+      expected.set(`X:${pair.toUpperCase()}`, ((Number(today.at(-1)?.[4]) - prev) / prev) * 100);
+    }
+    const gainers = (await get(server, '/v2/snapshot/locale/global/markets/crypto/gainers')).body;
+    const losers = (await get(server, '/v2/snapshot/locale/global/markets/crypto/losers')).body;
+    const ranked = [...expected.entries()];
+    assert.deepEqual(
+      gainers.tickers.map((s: { ticker: string }) => s.ticker),
+      ranked
+        .filter(([, p]) => p > 0)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k]) => k),
+    );
+    assert.deepEqual(
+      losers.tickers.map((s: { ticker: string }) => s.ticker),
+      ranked
+        .filter(([, p]) => p < 0)
+        .sort((a, b) => a[1] - b[1])
+        .map(([k]) => k),
+    );
+    for (const s of [...gainers.tickers, ...losers.tickers]) {
+      close(s.todaysChangePerc, expected.get(s.ticker) ?? Number.NaN, `${s.ticker} change %`, 1e-9);
+    }
+    // As for the book, the spec's allOf holds a bare {type: string}: only the object part can be checked.
+    assert.deepEqual(
+      responseValidator('/v2/snapshot/locale/global/markets/crypto/{direction}', { allOfPart: 1 })(gainers),
+      [],
+    );
+  });
+
   it('crypto book: one level each side from the latest complete quote bar', async (t) => {
     const server = await snapshotServer(t, CRYPTO_NOW);
     if (!server) return;
