@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { InvalidParameterError } from '../core/errors.js';
 import type { OperationSpec, ParamSpec } from '../core/operation.js';
 import { clampToMax, type DecodedValue, decodeParam, isInRange } from '../core/wire-values.js';
-import { startOfDay } from '../dates/time-zone.js';
+import { zonedToUtc } from '../dates/time-zone.js';
 import { decodeCursor } from './cursor.js';
 import type { AppEnv } from './http.js';
 
@@ -150,5 +150,5 @@ export function dayStartNs(date: string, tz: string, plusDays: number): bigint {
 export function dayStartMs(date: string, tz: string, plusDays: number): number {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + plusDays);
-  return startOfDay(d.toISOString().slice(0, 10), tz);
+  return zonedToUtc(tz, d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
 }

@@ -128,6 +128,29 @@ describe('app: errors, ids and paging links', () => {
     );
   });
 
+  test('extreme dates, timestamps and sizes are answered, never with a 500', async () => {
+    const a = app();
+    for (const path of [
+      '/v2/aggs/ticker/ACME/range/1/day/1/9007199254740991',
+      '/v2/aggs/ticker/ACME/range/1/day/8640000000000000/8640000000000001',
+      '/v2/aggs/ticker/ACME/range/1/minute/0/9007199254740991',
+      '/v2/aggs/ticker/ACME/range/1/day/0001-01-01/9999-12-31',
+      '/v2/aggs/ticker/ACME/range/1000000000000000/minute/2024-01-02/2024-01-02',
+      '/v2/aggs/ticker/ACME/range/1000000000000000/year/2024-01-02/2024-01-02',
+      '/v3/trades/ACME?timestamp=99999999999999999999',
+      '/v3/trades/ACME?timestamp.gte=9999-12-31T23:59:59Z',
+      '/v1/indicators/sma/ACME?timestamp.lte=9007199254740991&timespan=year',
+      '/v1/indicators/rsi/ACME?timestamp.gte=0001-01-01&window=100000',
+      '/v2/ticks/stocks/trades/ACME/9999-12-31?timestamp=99999999999999999999999',
+      '/v1/conversion/EUR/USD?amount=1e308&precision=4',
+      '/v2/aggs/grouped/locale/us/market/stocks/0001-01-01',
+      '/v1/open-close/ACME/9999-12-31',
+    ]) {
+      const res = await a.request(`${path}${path.includes('?') ? '&' : '?'}apiKey=k`);
+      assert.ok([200, 400, 404].includes(res.status), `${res.status} for ${path}`);
+    }
+  });
+
   test('fuzzed query strings and path values never produce a 500', async () => {
     const a = app();
     const text = fc.oneof(

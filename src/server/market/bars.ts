@@ -107,7 +107,14 @@ const TICK_ORDER = 'sequence_number';
  * - `limit` counts base aggregates (seconds for second windows, minutes for minute and hour windows,
  *   days otherwise); a window cut by the limit is dropped and the page says where the next one starts.
  */
-export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
+export async function queryBars(store: Store, query: BarQuery): Promise<BarPage> {
+  // Instants far outside any market data (or not numbers at all) are pinned to a span the calendar
+  // arithmetic handles; nothing is stored out there anyway.
+  const q = {
+    ...query,
+    fromMs: pin(query.fromMs, EARLIEST_MS),
+    toMs: pin(query.toMs, LATEST_MS),
+  };
   const tz = marketTimeZone(q.ticker);
   const intraday = isIntraday(q.timespan);
   const cover = offsetSegments(tz, q.fromMs - 2 * DAY_MS, q.toMs + 2 * DAY_MS);
@@ -212,6 +219,15 @@ export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
     else p.nextFromMs = next;
     return p;
   }
+}
+
+/** Bounds of the instants queries consider: 1800-01-01 and 2300-01-01 UTC. */
+const EARLIEST_MS = Date.UTC(1800, 0, 1);
+const LATEST_MS = Date.UTC(2300, 0, 1);
+
+function pin(ms: number, fallback: number): number {
+  if (Number.isNaN(ms)) return fallback;
+  return Math.min(Math.max(ms, EARLIEST_MS), LATEST_MS);
 }
 
 function offsetAtMs(segments: readonly { from: number; offset: number }[], ms: number): number {

@@ -4,7 +4,7 @@ import { cryptoDailyOpenClose } from '../../operations/aggregates.js';
 import { currencyConversion, lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import { historicTicks } from '../../operations/trades-quotes.js';
 import type { ServerContext } from '../context.js';
-import { type AppEnv, notFound, sendJson } from '../http.js';
+import { type AppEnv, badRequest, notFound, sendJson } from '../http.js';
 import type { QuoteRow, TradeRow } from '../ingest/rows.js';
 import {
   dailyBar,
@@ -107,8 +107,10 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     }
     if (!quote || rate === undefined) throw notFound();
     const scale = 10 ** precision;
+    const converted = Math.round(amount * rate * scale) / scale;
+    if (!Number.isFinite(converted)) throw badRequest(`The amount ${amount} is too large to convert.`);
     return sendJson(c, {
-      converted: Math.round(amount * rate * scale) / scale,
+      converted,
       from,
       initialAmount: amount,
       last: quote,
