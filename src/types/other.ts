@@ -115,6 +115,7 @@ export interface OptionContractSnapshot {
 /** Snapshot of one option contract. */
 export interface OptionContractSnapshotResponse extends Envelope {
   results: OptionContractSnapshot;
+  next_url?: string;
 }
 
 /** Snapshot of one index; an unknown or unentitled ticker comes back with `error` and `message` only. */

@@ -290,6 +290,62 @@ const exampleDefects: Record<string, RegExp> = {
   GetCryptoSnapshotTickers: /^\$\.tickers\[\d+\]\.lastTrade\.i: expected string/,
 };
 
+/**
+ * Where a type is deliberately narrower than the spec: the spec types `contract_type` as any string,
+ * its description (and every real answer) says call, put or, rarely, other.
+ */
+const narrowed: Record<string, RegExp> = {
+  'reference.getOptionContracts': /^\$\.results\[0\]\.contract_type: expected "call"/,
+  'reference.getOptionContract': /^\$\.results\.contract_type: expected "call"/,
+};
+
+/** The spec's operationId of a probe, when its examples are another operation's (the indicators). */
+const specIds: Record<string, string> = {
+  'reference.getTickerTypes': 'ListTickerTypes',
+  'reference.getTickerNews': 'ListNews',
+  'reference.getStockDividends': 'ListDividends',
+  'reference.getStockSplits': 'ListStockSplits',
+  'reference.getConditions': 'ListConditions',
+  'reference.getExchanges': 'ListExchanges',
+  'options.getMacd': 'GetOptionsMACD',
+  'indices.getSma': 'GetIndicesSMA',
+  'forex.getRsi': 'GetForexRSI',
+  'crypto.getEma': 'GetCryptoEMA',
+};
+
+type Schema = Record<string, any>;
+
+/**
+ * A value holding every field the spec's response schema declares (one element per array, the first
+ * value of an enumeration): checked against a declared type, it shows the fields the type lacks.
+ */
+function sampleOf(spec: Schema, schema: Schema | undefined, depth = 0): unknown {
+  if (!schema || depth > 12) return null;
+  if (schema.$ref) return sampleOf(spec, spec.components.schemas[schema.$ref.split('/').pop()], depth + 1);
+  const parts = schema.allOf ?? (schema.properties ? undefined : (schema.oneOf ?? schema.anyOf));
+  if (parts) {
+    const merged = (parts as Schema[]).map((p) => sampleOf(spec, p, depth + 1));
+    return Object.assign({}, ...merged.filter((m) => m && typeof m === 'object' && !Array.isArray(m)));
+  }
+  if (schema.enum) return schema.enum[0];
+  switch (schema.type) {
+    case 'array':
+      return [sampleOf(spec, schema.items, depth + 1)];
+    case 'integer':
+      return 1;
+    case 'number':
+      return 1.5;
+    case 'string':
+      return 'text';
+    case 'boolean':
+      return true;
+    default: {
+      const props = (schema.properties ?? {}) as Record<string, Schema>;
+      return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleOf(spec, v, depth + 1)]));
+    }
+  }
+}
+
 const PRELUDE = `
 import type { AsyncCryptoClient, AsyncForexClient, AsyncIndexClient, AsyncOptionsClient, AsyncReferenceClient, AsyncStocksClient } from '../../src/index.js';
 declare const stocks: AsyncStocksClient;
@@ -327,6 +383,28 @@ describe('declared result types describe the real responses', () => {
         }
       }
       assert.deepEqual(problems, [], `declared type ${declared.text(name)}`);
+    });
+  }
+
+  for (const [name, op] of Object.entries(operations)) {
+    const id = specIds[name] ?? op.bodies.find((b) => b.startsWith('e:'))?.slice(2);
+    if (!id) continue;
+    test(`${name}: declares every field of ${id} in openapi.json`, (t) => {
+      const file = `${referenceDir}openapi.json`;
+      if (!hasShared(t, file)) return;
+      const spec = JSON.parse(readFileSync(file, 'utf8')) as Schema;
+      const operation = Object.values(spec.paths as Record<string, Schema>)
+        .map((path) => path.get as Schema | undefined)
+        .find((get) => get?.operationId === id);
+      assert.ok(operation, `${id} is in the spec`);
+      const schema = operation.responses['200'].content['application/json'].schema;
+      const sample = sampleOf(spec, schema);
+      // Only what the spec has and the type lacks or types otherwise counts here: the spec's own
+      // required lists leave out fields real answers carry (wire-format.md §7), so "missing" does not.
+      const undeclared = declared
+        .check(name, sample, { integersForBigints: true })
+        .filter((p) => !p.endsWith(': missing') && !(narrowed[name] ?? /$^/).test(p));
+      assert.deepEqual(undeclared, [], `declared type ${declared.text(name)}`);
     });
   }
 

@@ -57,11 +57,15 @@ export class DeclaredTypes {
   }
 
   /** Every way `value` departs from the declared type of probe `name` (empty when it conforms). */
-  check(name: string, value: unknown): string[] {
+  check(name: string, value: unknown, options: { integersForBigints?: boolean } = {}): string[] {
     const problems: string[] = [];
+    this.#lenient = options.integersForBigints === true;
     this.#check(value, this.#type(name), '$', problems);
     return problems;
   }
+
+  /** Whether an integer `number` passes for a `bigint` (the spec writes every int64 as `integer`). */
+  #lenient = false;
 
   #type(name: string): ts.Type {
     const type = this.#types.get(name);
@@ -95,7 +99,7 @@ export class DeclaredTypes {
       return;
     }
     if (f & ts.TypeFlags.BigIntLike) {
-      expect(typeof value === 'bigint', 'bigint');
+      expect(typeof value === 'bigint' || (this.#lenient && Number.isInteger(value)), 'bigint');
       return;
     }
     if (f & ts.TypeFlags.StringLiteral) {
