@@ -1,5 +1,17 @@
-import { ReferenceClient } from '../../src/index.js';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  CryptoClient,
+  ForexClient,
+  IndexClient,
+  OptionsClient,
+  ReferenceClient,
+  StocksClient,
+} from '../../src/index.js';
 import { describeOperations, type OperationCase } from '../support/client-cases.js';
+import { RecordingServer } from '../support/recording-server.js';
+
+const KEY = 'test-key-reference-1';
 
 /** Every reference-data operation (the reference library's list, on the API's paths). */
 const cases: OperationCase[] = [
@@ -203,6 +215,57 @@ const cases: OperationCase[] = [
 describeOperations(
   'Reference client: every operation over loopback HTTP',
   ReferenceClient as never,
-  'test-key-reference-1',
+  KEY,
   cases,
 );
+
+/** A paged operation of each client, whose pages the `paginated` handler serves. */
+const paged = [
+  ['StocksClient', StocksClient, 'getTradesV3', ['AAPL']],
+  ['OptionsClient', OptionsClient, 'getTrades', ['SPY251219C00650000']],
+  ['IndexClient', IndexClient, 'getSnapshot', []],
+  ['ForexClient', ForexClient, 'getQuotes', ['EURUSD']],
+  ['CryptoClient', CryptoClient, 'getTrades', ['BTCUSD']],
+  ['ReferenceClient', ReferenceClient, 'getTickers', []],
+] as const;
+
+describe('pagination helpers on every client, sync and async', () => {
+  const server = new RecordingServer();
+  before(async () => {
+    await server.start();
+    await server.use('paginated');
+  });
+  after(() => server.stop());
+  const ids = (page: { results: { id: string }[] }) => page.results.map((r) => r.id);
+  const ALL = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+  for (const [name, factory, method, args] of paged) {
+    test(`${name}.${method}: allPages, getNextPage, getPreviousPage, getAllPages, for await`, async () => {
+      const a = (factory as any)(KEY, { useAsync: true, baseUrl: server.url });
+      const merged = await a[method](...args, { allPages: true });
+      assert.deepEqual(ids(merged), ALL);
+      const first = await a[method](...args);
+      const second = await a.getNextPage(first);
+      assert.equal(second.request_id, 'req-2');
+      assert.equal((await a.getPreviousPage(second)).request_id, 'req-1');
+      assert.deepEqual(
+        (await a.getAllPages(first)).map((p: { request_id: string }) => p.request_id),
+        ['req-1', 'req-2', 'req-3'],
+      );
+      const walked: string[] = [];
+      for await (const item of a[method](...args, { maxItems: 5 })) walked.push(item.id);
+      assert.deepEqual(walked, ALL.slice(0, 5));
+      assert.equal((await a.getPageByUrl(first.next_url)).request_id, 'req-2');
+      await a.close();
+
+      const s = (factory as any)(KEY, { baseUrl: server.url });
+      assert.deepEqual(ids(s[method](...args, { allPages: true, maxPages: 2 })), ALL.slice(0, 6));
+      const syncFirst = s[method](...args);
+      assert.equal(s.getNextPage(syncFirst).request_id, 'req-2');
+      assert.equal(s.getPreviousPage(syncFirst), false);
+      assert.equal(s.getAllPages(syncFirst, { maxPages: 2 }).length, 2);
+      s.close();
+      await server.take();
+    });
+  }
+});
