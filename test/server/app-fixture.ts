@@ -12,6 +12,7 @@ import { unzipSync } from 'fflate';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { Store } from '../../src/server/store/store.js';
 import { hasShared, leanDir } from '../support/shared.js';
+import { testStorePath } from '../support/store.js';
 
 /** The Lean files (relative to the Lean root) the fixture store holds. */
 export const FIXTURE_FILES = [
@@ -35,10 +36,13 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const storePath = join(repoRoot, '.tmp', `server-fixture-v1-${FIXTURE_FILES.length}.duckdb`);
 
 /**
- * The fixture store's path, ingesting it first when absent. Concurrent test processes each build into
+ * The store the route tests serve: the prepared test store of the whole market-data folder when the
+ * test runner built it, else a small store of {@link FIXTURE_FILES}, ingested here when absent. Concurrent test processes each build into
  * their own file and rename it into place, so nobody reads a half-written store.
  */
 export async function fixtureStorePath(): Promise<string> {
+  // The whole market-data folder, ingested by scripts/prepare-test-store.ts before the test run.
+  if (existsSync(testStorePath)) return testStorePath;
   if (existsSync(storePath)) return storePath;
   const work = join(tmpdir(), `mdq-fixture-${process.pid}-${Date.now()}`);
   const lean = join(work, 'lean');

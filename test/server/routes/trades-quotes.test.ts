@@ -57,7 +57,7 @@ describe('trades and quotes v3', () => {
     assert.equal(body.results[0].sip_timestamp, ns(Number(last[0])));
     assert.equal(body.results[0].price, Number(last[1]) / 10_000);
     assert.ok(body.next_url.includes('?cursor='));
-    for (const q of ['timestamp.lt=2013-10-07', 'timestamp.gte=2013-10-08', 'timestamp=2013-10-06']) {
+    for (const q of ['timestamp.lt=2013-10-07', 'timestamp.gte=2013-10-12', 'timestamp=2013-10-06']) {
       const none = await getExact(server, `/v3/trades/SPY?${q}`);
       assert.deepEqual(none.body.results, [], q);
       assert.equal(none.body.next_url, undefined);
