@@ -26,7 +26,31 @@ function dailyRow(file: string, date: string) {
 }
 
 /** The IBM session up to now, computed from the raw trade ticks (complete minutes only). */
+/**
+ * Calls `fn` with the fields of each row of a tick file stamped at or before `cut` (ms of the day), in
+ * file order: a line scan that stops at `cut`, as tick files hold hundreds of thousands of rows a day.
+ */
+function eachRowUpTo(file: string, cut: number, fn: (fields: string[]) => void): void {
+  const [bytes] = Object.values(unzipSync(readFileSync(`${leanDir}${file}`)));
+  const text = new TextDecoder().decode(bytes);
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end).trim();
+    at = end < 0 ? text.length : end + 1;
+    if (line === '') continue;
+    const f = line.split(',');
+    if (Number(f[0]) > cut) break;
+    fn(f);
+  }
+}
+
+let ibmCache: ReturnType<typeof computeIbmExpected> | undefined;
 function ibmExpected() {
+  ibmCache ??= computeIbmExpected();
+  return ibmCache;
+}
+
+function computeIbmExpected() {
   const trades = leanRows('equity/usa/tick/ibm/20131008_trade.zip').map((r) => ({
     ms: Number(r[0]),
     p: px(r[1]),
@@ -35,10 +59,13 @@ function ibmExpected() {
   const inDay = trades.filter((t) => t.ms < NOW_OF_DAY);
   const lastMinute = inDay.filter((t) => t.ms >= NOW_OF_DAY - 60_000);
   const last = trades.filter((t) => t.ms <= NOW_OF_DAY).at(-1);
-  const quotes = leanRows('equity/usa/tick/ibm/20131008_quote.zip').filter((r) => Number(r[0]) <= NOW_OF_DAY);
   // NBBO updates are a bid-only row followed by an ask-only row with the same time.
-  const ask = quotes.at(-1);
-  const bid = quotes.at(-2);
+  let bid: string[] | undefined;
+  let ask: string[] | undefined;
+  eachRowUpTo('equity/usa/tick/ibm/20131008_quote.zip', NOW_OF_DAY, (f) => {
+    bid = ask;
+    ask = f;
+  });
   assert.ok(last && ask && bid && ask[0] === bid[0] && Number(ask[1]) === 0 && Number(bid[3]) === 0);
   return {
     day: {
@@ -105,6 +132,23 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/tickers/{ticker}', () => {
     assert.match(text, new RegExp(`"lastTrade":\\{[^}]*"t":${ns}[,}]`));
   });
 
+  it("shows Friday's session on a Saturday, and zeros with the previous day before any trading", async (t) => {
+    const saturday = await snapshotServer(t, '2013-10-12T12:00:00-04:00');
+    if (!saturday) return;
+    const fri = (await get(saturday, '/v2/snapshot/locale/us/markets/stocks/tickers/IBM')).body.ticker;
+    const { price, volume } = ticksUpTo('equity/usa/tick/ibm/20131011_trade.zip', 86_400_000);
+    close(fri.day.c, price, 'Friday close');
+    assert.equal(fri.day.v, volume);
+    close(fri.prevDay.c, dailyRow('equity/usa/daily/ibm.zip', '20131010').c, 'Thursday close');
+
+    const early = await snapshotServer(t, '2013-10-08T03:00:00-04:00');
+    if (!early) return;
+    const pre = (await get(early, '/v2/snapshot/locale/us/markets/stocks/tickers/IBM')).body.ticker;
+    assert.deepEqual(pre.day, { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 });
+    assert.equal(pre.todaysChange, 0);
+    close(pre.prevDay.c, dailyRow('equity/usa/daily/ibm.zip', '20131007').c, 'previous close');
+  });
+
   it('answers an unknown ticker 404 NOT_FOUND and keeps serving', async (t) => {
     const server = await snapshotServer(t, NOW);
     if (!server) return;
@@ -153,25 +197,14 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/tickers', () => {
   });
 });
 
-/**
- * Last price and summed size of the trade ticks at or before `cut` (ms of the day): a line scan, as the
- * SPY files hold hundreds of thousands of ticks a day.
- */
+/** Last price and summed size of the trade ticks at or before `cut` (ms of the day). */
 function ticksUpTo(file: string, cut: number): { price: number; volume: number } {
-  const [bytes] = Object.values(unzipSync(readFileSync(`${leanDir}${file}`)));
-  const text = new TextDecoder().decode(bytes);
   let price = Number.NaN;
   let volume = 0;
-  for (let at = 0; at < text.length; ) {
-    const end = text.indexOf('\n', at);
-    const line = text.slice(at, end < 0 ? text.length : end);
-    at = end < 0 ? text.length : end + 1;
-    const f = line.split(',', 3);
-    if (f.length < 3) continue;
-    if (Number(f[0]) > cut) break;
+  eachRowUpTo(file, cut, (f) => {
     price = px(f[1]);
     volume += Number(f[2]);
-  }
+  });
   return { price, volume };
 }
 
