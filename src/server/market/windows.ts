@@ -4,6 +4,7 @@ import { type OffsetSegment, offsetAt } from './time-zone.js';
 /** The bar timespans. */
 export type BarTimespan = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
+/** One day in milliseconds (the length of a day on the wall clock; DST days differ in real time). */
 export const DAY_MS = 86_400_000;
 
 /** Length in ms of the intraday timespans. */
