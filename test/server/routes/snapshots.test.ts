@@ -232,8 +232,12 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/{gainers|losers}', () => {
       assert.ok(volume >= 10_000, sym);
       expected.set(sym.toUpperCase(), ((price - prev.c) / prev.c) * 100);
     }
-    const gainers = (await get(server, '/v2/snapshot/locale/us/markets/stocks/gainers')).body;
-    const losers = (await get(server, '/v2/snapshot/locale/us/markets/stocks/losers')).body;
+    const [gainers, losers] = (
+      await Promise.all([
+        get(server, '/v2/snapshot/locale/us/markets/stocks/gainers'),
+        get(server, '/v2/snapshot/locale/us/markets/stocks/losers'),
+      ])
+    ).map((r) => r.body);
     const byPerc = [...expected.entries()];
     const wantGainers = byPerc
       .filter(([, p]) => p > 0)
