@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { CryptoClient, OptionsClient, StocksClient } from '../../src/index.js';
+import { CryptoClient, ForexClient, IndexClient, OptionsClient, StocksClient } from '../../src/index.js';
 import { RecordingServer } from '../support/recording-server.js';
 import { type MinuteBarsConfig, minuteBarAt } from '../support/server-handlers.js';
 
@@ -106,6 +106,33 @@ describe('full-range aggregate bars over loopback HTTP', () => {
     assert.deepEqual(bars, expected(utcStart, utcEnd, 'asc'));
     const seen = await server.take();
     assert.ok(seen.every((r) => r.path.startsWith('/v2/aggs/ticker/X:BTCUSD/range/1/minute/')));
+  });
+
+  test('indices: I: added, New York days, adjusted accepted and never sent', async () => {
+    const client = IndexClient(KEY, { useAsync: true, baseUrl: server.url, logger: () => {} });
+    const bars = await client.getFullRangeAggregateBars('spx', FROM, TO, { adjusted: true, sort: 'desc' });
+    await client.close();
+    assert.deepEqual(bars, expected(NY_START, NY_END, 'desc'));
+    const seen = await server.take();
+    assert.ok(seen.every((r) => r.path.startsWith('/v2/aggs/ticker/I:SPX/range/1/minute/')));
+    for (const r of seen.filter((r) => !r.query.some(([k]) => k === 'cursor'))) {
+      assert.deepEqual(r.query, [
+        ['sort', 'asc'],
+        ['limit', '50000'],
+      ]);
+    }
+  });
+
+  test('forex (sync): C: added, UTC days', async () => {
+    const client = ForexClient(KEY, { baseUrl: server.url, logger: () => {} });
+    const bars = client.getFullRangeAggregateBars('eurusd', FROM, TO, { runParallel: false });
+    client.close();
+    assert.deepEqual(
+      bars,
+      expected(Date.parse('2024-01-02T00:00:00Z'), Date.parse('2024-08-31T00:00:00Z'), 'asc'),
+    );
+    const seen = await server.take();
+    assert.ok(seen.every((r) => r.path.startsWith('/v2/aggs/ticker/C:EURUSD/range/1/minute/')));
   });
 
   test('millisecond bounds are inclusive at both ends; options symbols get O:', async () => {
