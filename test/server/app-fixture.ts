@@ -30,10 +30,12 @@ export const FIXTURE_FILES = [
   'forex/oanda/daily/eurusd.zip',
   'crypto/coinbase/minute/btcusd/20180404_trade.zip',
   'crypto/coinbase/daily/btcusd_trade.zip',
+  'option/usa/minute/spy/20230803_trade_american.zip',
+  'index/usa/daily/spx.zip',
 ] as const;
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const storePath = join(repoRoot, '.tmp', `server-fixture-v1-${FIXTURE_FILES.length}.duckdb`);
+const storePath = join(repoRoot, '.tmp', `server-fixture-v2-${FIXTURE_FILES.length}.duckdb`);
 
 /**
  * The store the route tests serve: the prepared test store of the whole market-data folder when the
@@ -84,15 +86,18 @@ export async function getJson(server: RunningServer, path: string): Promise<{ st
   return { status: res.status, body: await res.json() };
 }
 
-/** The CSV rows (fields) of the single entry of a Lean zip, or of a plain Lean CSV file. */
-export function leanRows(relative: string): string[][] {
+/**
+ * The CSV rows (fields) of a Lean zip's entry (the first unless `entry` names one), or of a plain Lean
+ * CSV file.
+ */
+export function leanRows(relative: string, entry?: string): string[][] {
   const bytes = readFileSync(join(leanDir, relative));
   let text: string;
   if (relative.endsWith('.zip')) {
     const entries = unzipSync(bytes);
-    const first = Object.values(entries)[0];
-    if (!first) throw new Error(`${relative} is empty`);
-    text = new TextDecoder().decode(first);
+    const chosen = entry === undefined ? Object.values(entries)[0] : entries[entry];
+    if (!chosen) throw new Error(`${relative} has no entry ${entry ?? ''}`);
+    text = new TextDecoder().decode(chosen);
   } else text = new TextDecoder().decode(bytes);
   return text
     .split(/\r?\n/)

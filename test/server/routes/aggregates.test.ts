@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { marketDataDir } from '../../support/shared.js';
 import { fixtureServer, getJson, leanRows } from '../app-fixture.js';
 
 /** 2013-10-07 is in EDT: New York midnight is 04:00 UTC. */
@@ -254,6 +256,83 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
     assert.equal(weekend.status, 404);
     assert.equal(weekend.body.status, 'NOT_FOUND');
     assert.match(weekend.body.request_id, /^[0-9a-f]{32}$/);
+  });
+
+  test('index bars carry no volume, vw, count or adjusted flag (VIX from its CSV)', async (t) => {
+    const server = await fixtureServer(t);
+    if (!server) return;
+    const csv = readFileSync(`${marketDataDir}datahub-finance-vix/vix-daily.csv`, 'utf8');
+    const row = csv
+      .split(/\r?\n/)
+      .find((l) => l.startsWith('2020-03-16,'))
+      ?.split(',');
+    if (!row) {
+      // The small fixture store holds SPX, not VIX: check the SPX rows instead.
+      const spx = leanRows('index/usa/daily/spx.zip')[0] as string[];
+      const date = `${spx[0]?.slice(0, 4)}-${spx[0]?.slice(4, 6)}-${spx[0]?.slice(6, 8)}`;
+      const { body } = await getJson(server, `/v2/aggs/ticker/I:SPX/range/1/day/${date}/${date}`);
+      assert.equal(body.results[0].c, Number(spx[4]));
+      return;
+    }
+    const { body } = await getJson(server, '/v2/aggs/ticker/I:VIX/range/1/day/2020-03-16/2020-03-16');
+    assert.equal(body.resultsCount, 1);
+    assert.ok(!('adjusted' in body));
+    const bar = body.results[0];
+    assert.deepEqual(bar, {
+      o: Number(row[1]),
+      h: Number(row[2]),
+      l: Number(row[3]),
+      c: Number(row[4]),
+      t: Date.UTC(2020, 2, 16, 4),
+    });
+  });
+
+  test('an option contract’s daily bar is built from its minute bars', async (t) => {
+    const server = await fixtureServer(t);
+    if (!server) return;
+    const rows = leanRows(
+      'option/usa/minute/spy/20230803_trade_american.zip',
+      '20230803_spy_minute_trade_american_call_4300000_20230901.csv',
+    );
+    const { body } = await getJson(
+      server,
+      '/v2/aggs/ticker/O:SPY230901C00430000/range/1/day/2023-08-03/2023-08-03',
+    );
+    assert.equal(body.resultsCount, 1);
+    const bar = body.results[0];
+    assert.equal(bar.t, Date.UTC(2023, 7, 3, 4));
+    assert.equal(bar.o, Number(rows[0]?.[1]) / 10_000);
+    assert.equal(bar.c, Number(rows[rows.length - 1]?.[4]) / 10_000);
+    assert.equal(bar.h, Math.max(...rows.map((f) => Number(f[2]) / 10_000)));
+    assert.equal(
+      bar.v,
+      rows.reduce((a, f) => a + Number(f[5]), 0),
+    );
+    const oc = await getJson(server, '/v1/open-close/O:SPY230901C00430000/2023-08-03');
+    assert.equal(oc.body.open, bar.o);
+    assert.equal(oc.body.close, bar.c);
+  });
+
+  test('grouped daily of forex and crypto: UTC sessions from the daily files', async (t) => {
+    const server = await fixtureServer(t);
+    if (!server) return;
+    const eur = leanRows('forex/oanda/daily/eurusd.zip').find((f) =>
+      f[0]?.startsWith('20140501'),
+    ) as string[];
+    const fx = await getJson(server, '/v2/aggs/grouped/locale/global/market/fx/2014-05-01');
+    const row = fx.body.results.find((r: { T: string }) => r.T === 'C:EURUSD');
+    // Forex bars are the bid/ask midpoint.
+    near(row.o, (Number(eur[1]) + Number(eur[6])) / 2, 1e-12, 'mid open');
+    near(row.c, (Number(eur[4]) + Number(eur[9])) / 2, 1e-12, 'mid close');
+    assert.equal(row.t, Date.UTC(2014, 4, 2), 'the end of the UTC day');
+    assert.ok(fx.body.results.every((r: { T: string }) => r.T.startsWith('C:')));
+
+    const btc = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((f) =>
+      f[0]?.startsWith('20180404'),
+    ) as string[];
+    const crypto = await getJson(server, '/v2/aggs/grouped/locale/global/market/crypto/2018-04-04');
+    const x = crypto.body.results.find((r: { T: string }) => r.T === 'X:BTCUSD');
+    assert.deepEqual([x.o, x.c], [Number(btc[1]), Number(btc[4])]);
   });
 
   test('an unknown ticker gets an empty OK result without a results key', async (t) => {
