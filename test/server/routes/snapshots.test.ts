@@ -458,6 +458,11 @@ describe('GET /v3/snapshot/indices', () => {
     assert.equal(clamped.status, 200);
     assert.equal(clamped.body.results.length, tickers.length);
     assert.equal(clamped.body.next_url, undefined);
+    const ranged = await get(server, '/v3/snapshot/indices?ticker.gte=I:S&order=desc');
+    assert.deepEqual(
+      ranged.body.results.map((r: { ticker: string }) => r.ticker),
+      tickers.filter((x: string) => x >= 'I:S').reverse(),
+    );
     const bad = await get(server, '/v3/snapshot/indices?order=sideways');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.status, 'ERROR');
