@@ -1,3 +1,4 @@
+import { listValue } from '@duckdb/node-api';
 import type { Context, Hono } from 'hono';
 import type { TickerPrefix } from '../../core/operation.js';
 import { decodeParam } from '../../core/wire-values.js';
@@ -11,7 +12,7 @@ import {
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
-import { plain, Where } from '../listing/where.js';
+import { Where } from '../listing/where.js';
 import { indexSnapshot } from '../snapshots/index-snapshot.js';
 import { latestQuoteBars } from '../snapshots/latest-bars.js';
 import { CRYPTO_EXCHANGE_ID, type V2Market, type V2Snapshot, v2Snapshot } from '../snapshots/v2-snapshot.js';
@@ -44,8 +45,8 @@ function withPrefix(ticker: string, prefix: TickerPrefix | ''): string {
 async function marketTickers(store: Store, market: string, wanted?: readonly string[]): Promise<string[]> {
   if (wanted) {
     const rows = await store.all<{ ticker: string }>(
-      'SELECT ticker FROM tickers WHERE market = $1 AND ticker IN (SELECT unnest(string_split($2, chr(31))))',
-      [market, wanted.join('\u001f')],
+      'SELECT ticker FROM tickers WHERE market = $1 AND ticker IN (SELECT unnest($2::VARCHAR[]))',
+      [market, listValue([...wanted])],
     );
     const known = new Set(rows.map((r) => r.ticker));
     return [...new Set(wanted)].filter((t) => known.has(t));
@@ -157,16 +158,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         else results.push(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs));
       }
     } else {
-      const where = new Where().raw("market = 'indices'");
-      for (const [suffix, op] of [
-        ['gt', '>'],
-        ['gte', '>='],
-        ['lt', '<'],
-        ['lte', '<='],
-      ] as const) {
-        const bound = v.get(`ticker.${suffix}`);
-        if (bound !== undefined) where.add(`ticker ${op} ?`, plain(bound));
-      }
+      const where = new Where().raw("market = 'indices'").field(v, 'ticker', 'ticker');
       const rows = await ctx.store.all<{ ticker: string; name: string | null }>(
         `SELECT ticker, name FROM tickers${where} ORDER BY ticker ${order} LIMIT ${limit + 1} OFFSET ${offset}`,
         where.params,
