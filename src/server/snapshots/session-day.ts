@@ -1,6 +1,6 @@
 import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
 import { isTradingDay, previousTradingDay, tradingSession } from '../calendar/index.js';
-import { type Bar, marketTimeZone, previousSessionBar, queryBars } from '../market/index.js';
+import { type Bar, dailyBar, marketTimeZone, previousSessionBar, queryBars } from '../market/index.js';
 import type { Store } from '../store/store.js';
 
 /** A bar aggregated from minute bars, with its volume-weighted price. */
@@ -77,17 +77,7 @@ export async function sessionSoFar(store: Store, ticker: string, nowMs: number):
     minute = { ...last, av: day.v };
   } else {
     if (nowMs >= dailyBarFinalAt(ticker, date)) {
-      const daily = await queryBars(store, {
-        ticker,
-        multiplier: 1,
-        timespan: 'day',
-        fromMs: dayStart,
-        toMs: dayStart,
-        adjusted: false,
-        sort: 'asc',
-        limit: 1,
-      });
-      const bar = daily.bars[0];
+      const bar = await dailyBar(store, ticker, date, { adjusted: false });
       if (bar)
         day = { o: bar.o, h: bar.h, l: bar.l, c: bar.c, v: bar.v, vw: bar.vw ?? (bar.h + bar.l + bar.c) / 3 };
     }
