@@ -97,7 +97,9 @@ const TICK_ORDER = 'sequence_number';
  * then second, minute and hour bars; for day and longer windows the stored daily bars come first.
  *
  * - Windows: second/minute/hour windows are aligned on the wall clock of the market's time zone
- *   (multiples of the window length since 1970-01-01 local time, so 5-minute bars start at :00, :05…);
+ *   (multiples of the window length since 1970-01-01 local time, so 5-minute bars start at :00, :05…;
+ *   windows that divide an hour are keyed on the UTC clock, which is the same alignment, so the hour
+ *   repeated when DST ends gives two bars);
  *   day windows start at local midnight, weeks on Sunday, months, quarters and years on their first day.
  *   Multi-day (and multi-week, -month…) windows are counted from the period holding `fromMs`.
  * - `vw`: from ticks (Σ price × size / Σ size) where the day has ticks; a daily bar without its own
@@ -121,10 +123,17 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   const unit = INTRADAY_MS[q.timespan] ?? DAY_MS;
   const size = unit * q.multiplier;
 
+  // Windows that divide an hour are the same on the UTC clock as on the market's (its offsets are whole
+  // hours) and are keyed in UTC, which keeps the repeated hour of an autumn DST change two windows.
+  // Longer intraday windows are counted from local midnight on the wall clock.
+  const utcKeys = intraday && HOUR_MS % size === 0;
   let rangeStart: number;
   let rangeEnd: number;
   let anchor = 0;
-  if (intraday) {
+  if (utcKeys) {
+    rangeStart = Math.floor(q.fromMs / size) * size;
+    rangeEnd = (Math.floor(q.toMs / size) + 1) * size;
+  } else if (intraday) {
     const fromLocal = q.fromMs + offsetAtMs(cover, q.fromMs);
     const toLocal = q.toMs + offsetAtMs(cover, q.toMs);
     rangeStart = localToUtc(cover, Math.floor(fromLocal / size) * size);
@@ -145,8 +154,14 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   const rank = (s: SourceKind) => sources.indexOf(s);
   const barKinds = sources.filter((s) => s !== 'trades');
   const keyOf = (column: string, scale: number) =>
-    `(${column} + ${offsetSql(segments, column, scale)}) // ${BigInt(baseMs) * BigInt(scale)}`;
-  const dayOfKey = intraday ? `(bkey * ${baseMs}) // ${DAY_MS}` : 'bkey';
+    utcKeys
+      ? `${column} // ${BigInt(baseMs) * BigInt(scale)}`
+      : `(${column} + ${offsetSql(segments, column, scale)}) // ${BigInt(baseMs) * BigInt(scale)}`;
+  const dayOfKey = utcKeys
+    ? `(bkey * ${baseMs} + ${offsetSql(segments, `bkey * ${baseMs}`)}) // ${DAY_MS}`
+    : intraday
+      ? `(bkey * ${baseMs}) // ${DAY_MS}`
+      : 'bkey';
   // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
   // constant within a base aggregate and applies to the few aggregated rows, not to every tick.
   const sql = `
@@ -185,9 +200,11 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
     ? (row: BaseRow) => Math.floor((row.bkey * baseMs) / size)
     : (row: BaseRow) =>
         anchor + Math.floor((periodIndex(q.timespan, row.bkey) - anchor) / q.multiplier) * q.multiplier;
-  const windowStart = intraday
-    ? (w: number) => localToUtc(segments, w * size)
-    : (w: number) => localMidnight(tz, periodStartDay(q.timespan, w));
+  const windowStart = utcKeys
+    ? (w: number) => w * size
+    : intraday
+      ? (w: number) => localToUtc(segments, w * size)
+      : (w: number) => localMidnight(tz, periodStartDay(q.timespan, w));
 
   let scan = q.limit;
   for (;;) {
@@ -220,6 +237,8 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
     return p;
   }
 }
+
+const HOUR_MS = 3_600_000;
 
 /** Bounds of the instants queries consider: 1800-01-01 and 2300-01-01 UTC. */
 const EARLIEST_MS = Date.UTC(1800, 0, 1);
