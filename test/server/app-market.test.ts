@@ -7,7 +7,6 @@ import { after, before, describe, test } from 'node:test';
 import { dailyBar, previousSessionBar, queryBars } from '../../src/server/market/index.js';
 import { Store } from '../../src/server/store/store.js';
 
-const H = 3_600_000;
 let store: Store;
 
 /** One trade of ACME (price, size) at a UTC instant, with a per-day increasing sequence number. */
