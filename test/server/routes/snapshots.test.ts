@@ -149,6 +149,17 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/tickers/{ticker}', () => {
     close(pre.prevDay.c, dailyRow('equity/usa/daily/ibm.zip', '20131007').c, 'previous close');
   });
 
+  it('takes the daily bar for a stock without intraday data once the session has closed', async (t) => {
+    const server = await snapshotServer(t, '2013-10-08T17:00:00-04:00');
+    if (!server) return;
+    const snap = (await get(server, '/v2/snapshot/locale/us/markets/stocks/tickers/QQQ')).body.ticker;
+    const day = dailyRow('equity/usa/daily/qqq.zip', '20131008');
+    const prev = dailyRow('equity/usa/daily/qqq.zip', '20131007');
+    for (const k of ['o', 'h', 'l', 'c', 'v'] as const) close(snap.day[k], day[k], `day.${k}`);
+    close(snap.prevDay.c, prev.c, 'prevDay.c');
+    close(snap.todaysChange, day.c - prev.c, 'todaysChange');
+  });
+
   it('answers an unknown ticker 404 NOT_FOUND and keeps serving', async (t) => {
     const server = await snapshotServer(t, NOW);
     if (!server) return;
