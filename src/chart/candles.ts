@@ -99,7 +99,9 @@ export function timeLabel(
   const last = wallParts((candles[candles.length - 1] as Candle).t, timeZone);
   const here = wallParts(c.t, timeZone);
   const intraday = candles.some((x) => wallParts(x.t, timeZone).time !== '00:00');
-  if (!intraday) return short ? here.date.slice(5) : here.date;
+  // Short labels drop the year, unless the chart spans several years.
+  const oneYear = first.date.slice(0, 4) === last.date.slice(0, 4);
+  if (!intraday) return short && oneYear ? here.date.slice(5) : here.date;
   if (first.date === last.date) return here.time;
   return short ? `${here.date.slice(5)} ${here.time}` : `${here.date} ${here.time}`;
 }

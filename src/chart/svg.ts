@@ -137,12 +137,12 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
     '<g class="time-axis">',
     `<line x1="${m.left}" x2="${width - m.right}" y1="${volBottom}" y2="${volBottom}" stroke="#888"/>`,
   );
-  const every = Math.max(1, Math.ceil(candles.length / Math.max(1, Math.floor(plotW / 110))));
+  const every = Math.max(1, Math.ceil(candles.length / Math.max(1, Math.floor(plotW / 130))));
   for (let i = 0; i < candles.length; i += every) {
     const lx = r2(x(i));
     out.push(
       `<line x1="${lx}" x2="${lx}" y1="${volBottom}" y2="${volBottom + 5}" stroke="#888"/>`,
-      `<text class="time-label" x="${lx}" y="${volBottom + 20}" font-size="12" text-anchor="middle" fill="#333">${esc(timeLabel(candles, i, options.timeZone, true))}</text>`,
+      `<text class="time-label" x="${lx}" y="${volBottom + 20}" font-size="12" text-anchor="middle" fill="#333">${esc(timeLabel(candles, i, options.timeZone))}</text>`,
     );
   }
   out.push('</g>');

@@ -49,7 +49,8 @@ export function renderTerminalChart(input: readonly Candle[], options: TerminalC
   const lo0 = Math.min(...input.map((c) => c.l));
   const hi0 = Math.max(...input.map((c) => c.h));
   const ticks = niceTicks(lo0, hi0, Math.max(2, Math.floor(height / 4)));
-  const decimals = decimalsFor((ticks[1] ?? hi0) - (ticks[0] ?? lo0) || hi0 - lo0);
+  // Cents at least: the top and bottom labels show the exact extremes, not rounded ticks.
+  const decimals = Math.max(2, decimalsFor((ticks[1] ?? hi0) - (ticks[0] ?? lo0) || hi0 - lo0));
   const axisWidth = Math.max(...[lo0, hi0, ...ticks].map((v) => formatPrice(v, decimals).length)) + 3;
   const plotWidth = Math.max(10, (options.width ?? 80) - axisWidth);
   // Two columns per candle (candle and gap) when there is room: easier to read than a solid block.
@@ -98,10 +99,8 @@ export function renderTerminalChart(input: readonly Candle[], options: TerminalC
   // Date labels: spread across the width, never overlapping.
   const axis = Array(candles.length * spacing + axisWidth).fill(' ');
   let free = 0;
-  const step = Math.max(
-    1,
-    Math.floor(candles.length / Math.max(1, Math.floor((candles.length * spacing) / 14))),
-  );
+  const sample = `└${timeLabel(candles, 0, options.timeZone, true)}`;
+  const step = Math.max(1, Math.ceil((sample.length + 2) / spacing));
   for (let i = 0; i < candles.length; i += step) {
     const label = `└${timeLabel(candles, i, options.timeZone, true)}`;
     const col = i * spacing;

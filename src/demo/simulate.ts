@@ -109,7 +109,7 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
              CASE WHEN i = 0 THEN vol / sqrt(252) * 0.35 * sim_z(k, d, -1, 2) ELSE 0 END AS gap FROM r),
     r3 AS (SELECT *, si * sim_z(k, d, i, 3) + drift / (252 * 390) - 0.5 * si * si AS ret FROM r2),
     p AS (SELECT *, ln(p0) + sum(ret + gap) OVER (PARTITION BY k ORDER BY d, i ROWS UNBOUNDED PRECEDING) AS lc FROM r3)
-    SELECT k, ticker, d, i, open_ms + i * ${MINUTE} AS t, p0, split_d, ratio, vol0, x, si, ret,
+    SELECT k, ticker, d, i, open_ms + i * ${MINUTE} AS t, p0, split_d, ratio, vol0, x, si, ret, gap,
            exp(lc - ret) AS o, exp(lc) AS c,
            greatest(exp(lc - ret), exp(lc)) * exp(sim_e(k, d, i, 4) * si * 0.5) AS h,
            least(exp(lc - ret), exp(lc)) * exp(-sim_e(k, d, i, 5) * si * 0.5) AS l
@@ -123,7 +123,8 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
       FROM (
         SELECT ticker, t, round(o * f, 2) AS o, round(h * f, 2) AS h, round(l * f, 2) AS l, round(c * f, 2) AS c,
                round(vol0 / f * (0.45 + 2.2 * pow(2 * x - 1, 4) + CASE WHEN x > 0.97 THEN 1.5 ELSE 0 END)
-                     * exp(0.35 * sim_z(k, d, i, 6)) * (1 + 0.3 * abs(ret) / si)) AS v
+                     * exp(0.35 * sim_z(k, d, i, 6)) * (1 + 0.3 * abs(ret) / si)
+                     * exp(0.3 * sim_z(k, d, -1, 8)) * (1 + 25 * abs(gap))) AS v
           FROM (SELECT *, CASE WHEN d < split_d THEN ratio ELSE 1 END AS f FROM sim_path))`);
 
   // The index: 1000 × the average of the stocks' adjusted prices relative to their start.

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { RunningServer } from '../../src/server/index.js';
+import type { Store } from '../../src/server/store/store.js';
+import { parseOptionSymbol } from '../../src/symbols/index.js';
+import { assertNoKey, bin, envFor, KEY, runBin, runOnTty, startSimServer } from './support.js';
+
+let server: RunningServer;
+let store: Store;
+let env: Record<string, string>;
+let dir: string;
+
+before(async () => {
+  ({ server, store } = await startSimServer());
+  env = envFor(server);
+  dir = mkdtempSync(join(tmpdir(), 'mdq-cli-'));
+});
+after(async () => {
+  await server.close();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The stored daily bars of a ticker between two days (New York dates), oldest first. */
+async function dailyBars(ticker: string, from: string, to: string) {
+  return store.all<{ t: number; o: number; h: number; l: number; c: number; v: number }>(
+    `SELECT t::DOUBLE AS t, o, h, l, c, v FROM bars WHERE ticker = $1 AND resolution = 'day'
+        AND t >= $2 AND t < $3 ORDER BY t`,
+    [ticker, BigInt(Date.parse(`${from}T00:00:00Z`)), BigInt(Date.parse(`${to}T23:59:59Z`))],
+  );
+}
+
+describe('progress on standard error', () => {
+  const fullRange = `node ${bin} stocks get-aggregate-bars SIMA 2024-01-02 2024-12-31 --timespan minute --full-range --output json`;
+
+  test('a full-range fetch on a terminal shows chunks, bars, rate and ETA or time', async () => {
+    const out = join(dir, 'bars.json');
+    const r = await runOnTty(`${fullRange} > ${out}`, env);
+    assert.equal(r.code, 0, r.stdout);
+    // script(1) copies what the child wrote to its terminal (here: standard error) to its own output.
+    assert.match(r.stdout, /SIMA bars +\[[#-]+\] +\d+\/\d+ chunks +[\d,]+ bars +[\d,]+ bars\/s/);
+    assert.match(r.stdout, /\d+\/\d+ chunks .*(ETA|in) [\d.]+s/);
+    const bars = JSON.parse(readFileSync(out, 'utf8')) as unknown[];
+    assert.match(
+      r.stdout,
+      new RegExp(`${bars.length.toLocaleString('en-US')} bars`),
+      'the last line counts every bar',
+    );
+    assertNoKey(r);
+  });
+
+  test('no progress when standard error is piped, nor with --quiet on a terminal', async () => {
+    const piped = await runBin(fullRange.split(' ').slice(2), env);
+    assert.equal(piped.code, 0);
+    assert.equal(piped.stderr, '');
+    const quiet = await runOnTty(`${fullRange} --quiet > /dev/null`, env);
+    assert.equal(quiet.code, 0);
+    assert.doesNotMatch(quiet.stdout, /chunks|bars\/s/);
+  });
+
+  test('--all-pages on a terminal counts pages', async () => {
+    const r = await runOnTty(
+      `node ${bin} stocks get-quotes-v3 SIMB --timestamp 2024-12-30 --limit 2000 --all-pages --output json > /dev/null`,
+      env,
+    );
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(r.stdout, /stocks get-quotes-v3 +\d+ pages/);
+  });
+});
+
+describe('charts', () => {
+  test('SVG: one candle per stored day bar, with dated time axis and price labels', async () => {
+    const file = join(dir, 'chart.svg');
+    const r = await runBin(['chart', 'SIMC', '2024-07-01', '2024-09-30', '--out', file], env);
+    assert.equal(r.code, 0, r.stderr);
+    assertNoKey(r);
+    const svg = readFileSync(file, 'utf8');
+    const want = await dailyBars('SIMC', '2024-07-01', '2024-09-30');
+    const candles = [
+      ...svg.matchAll(
+        /<g class="candle" data-t="(\d+)" data-o="([\d.]+)" data-h="([\d.]+)" data-l="([\d.]+)" data-c="([\d.]+)"/g,
+      ),
+    ];
+    assert.equal(candles.length, want.length);
+    candles.forEach((m, i) => {
+      const w = want[i] as (typeof want)[number];
+      assert.deepEqual(m.slice(1, 6).map(Number), [w.t, w.o, w.h, w.l, w.c]);
+    });
+    const prices = [...svg.matchAll(/class="price-label"[^>]*>([\d,.]+)</g)].map((m) =>
+      Number((m[1] as string).replace(/,/g, '')),
+    );
+    const lo = Math.min(...want.map((b) => b.l));
+    const hi = Math.max(...want.map((b) => b.h));
+    assert.ok(prices.length >= 4, 'several price labels');
+    assert.ok(
+      prices.some((p) => p <= (lo + hi) / 2) && prices.some((p) => p >= (lo + hi) / 2),
+      'labels span the range',
+    );
+    assert.ok(
+      prices.every((p) => p >= lo - (hi - lo) && p <= hi + (hi - lo)),
+      'labels lie near the data',
+    );
+    const dates = [...svg.matchAll(/class="time-label"[^>]*>(\d{4}-\d{2}-\d{2})</g)].map((m) => m[1]);
+    assert.ok(dates.length >= 4, 'several dated time labels');
+    assert.equal(dates[0], '2024-07-01');
+    assert.match(svg, /<title>SIMC · day bars · 2024-07-01 → 2024-09-30<\/title>/);
+    assert.match(svg, /class="volume-label"/);
+  });
+
+  test('PNG: a valid picture of the requested size', async () => {
+    const file = join(dir, 'chart.png');
+    const r = await runBin(
+      [
+        'chart',
+        'SIMA',
+        '2024-12-30',
+        '2024-12-31',
+        '--timespan',
+        'minute',
+        '--multiplier',
+        '15',
+        '--out',
+        file,
+        '--width',
+        '900',
+        '--height',
+        '500',
+      ],
+      env,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const png = readFileSync(file);
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(png.subarray(12, 16).toString('latin1'), 'IHDR');
+    assert.equal(png.readUInt32BE(16), 900);
+    assert.equal(png.readUInt32BE(20), 500);
+    assert.ok(png.length > 10_000, 'a picture with content, not a blank page');
+  });
+
+  test('terminal: price axis with the extremes, volume strip and date labels', async () => {
+    const r = await runBin(['chart', 'SIME', '2024-11-01', '2024-11-29', '--width', '90'], env);
+    assert.equal(r.code, 0, r.stderr);
+    const want = await dailyBars('SIME', '2024-11-01', '2024-11-29');
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0] as string, /^SIME · day bars · 2024-11-01 → 2024-11-29/);
+    const hi = Math.max(...want.map((b) => b.h));
+    const lo = Math.min(...want.map((b) => b.l));
+    assert.ok(r.stdout.includes(`┤ ${hi.toFixed(2)}`), `top label ${hi}`);
+    assert.ok(r.stdout.includes(`┤ ${lo.toFixed(2)}`), `bottom label ${lo}`);
+    assert.match(r.stdout, /┤ vol [\d.]+[KMB]?/);
+    assert.match(r.stdout, /└11-01/);
+    assert.ok(
+      lines.every((l) => l.length <= 90),
+      'fits the width',
+    );
+    assert.ok(!r.stdout.includes('\x1b['), 'no colour when piped');
+  });
+
+  test('a picture file name must end in .svg or .png', async () => {
+    const r = await runBin(
+      ['chart', 'SIMA', '2024-12-01', '2024-12-31', '--out', join(dir, 'chart.gif'), '--api-key', KEY],
+      env,
+    );
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /Invalid --out: .*chart\.gif.*\.svg or \.png/);
+  });
+});
+
+describe('helpers', () => {
+  test('symbols build, parse, convert and detect', async () => {
+    const [build, parse, convert, detect] = await Promise.all([
+      runBin(['symbols', 'build', 'AMD', '2022-01-21', 'call', '100.5', '--output', 'table']),
+      runBin(['symbols', 'parse', 'O:AMD220121C00100500']),
+      runBin(['symbols', 'convert', 'O:AMD220628P00096050', 'polygon', 'tda', '--output', 'table']),
+      runBin(['symbols', 'detect', 'AMD 220121C100']),
+    ]);
+    // Examples of the option-symbol documentation.
+    assert.equal(build.stdout, 'AMD220121C00100500\n');
+    assert.deepEqual(
+      JSON.parse(parse.stdout),
+      parseOptionSymbol('O:AMD220121C00100500', { outputFormat: 'dict', expiryFormat: 'string' }),
+    );
+    assert.equal(convert.stdout, 'AMD_062822P96.05\n');
+    assert.deepEqual(JSON.parse(detect.stdout), ['trade_station']);
+  });
+
+  test('dates split: 45-day minute chunks that tile the range', async () => {
+    const r = await runBin(['dates', 'split', '2024-01-01', '2024-03-31', '--timespan', 'minute']);
+    assert.equal(r.code, 0, r.stderr);
+    const chunks = JSON.parse(r.stdout) as { startMs: number; endMs: number; start: string }[];
+    assert.equal(chunks[0]?.start, '2024-01-01T05:00:00.000Z', 'New York midnight');
+    assert.equal(chunks[chunks.length - 1]?.endMs, Date.parse('2024-04-01T04:00:00Z'));
+    for (let i = 1; i < chunks.length; i++) assert.equal(chunks[i]?.startMs, chunks[i - 1]?.endMs);
+    assert.equal(chunks.length, Math.ceil(91 / 45));
+  });
+});
