@@ -208,14 +208,17 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 
   let scan = q.limit;
   for (;;) {
-    const rows = await store.all<BaseRow>(sql, [
-      q.ticker,
-      BigInt(rangeStart) * 1_000_000n,
-      BigInt(rangeEnd) * 1_000_000n,
-      BigInt(rangeStart),
-      BigInt(rangeEnd),
-      BigInt(scan + 1),
-    ]);
+    // Results may be shared with other callers (a caching store): copied before trimming.
+    const rows = (
+      await store.all<BaseRow>(sql, [
+        q.ticker,
+        BigInt(rangeStart) * 1_000_000n,
+        BigInt(rangeEnd) * 1_000_000n,
+        BigInt(rangeStart),
+        BigInt(rangeEnd),
+        BigInt(scan + 1),
+      ])
+    ).slice();
     const extra = rows.length > scan ? rows.pop() : undefined;
     const groups = groupWindows(rows, windowOf);
     if (!extra) return page(groups, windowStart);

@@ -184,7 +184,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       open: bar.o,
       close: bar.c,
       openTrades: first.map(cryptoTradeJson),
-      closingTrades: last.reverse().map(cryptoTradeJson),
+      closingTrades: [...last].reverse().map(cryptoTradeJson),
     });
   });
 }

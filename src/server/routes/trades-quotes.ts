@@ -73,10 +73,11 @@ async function v3List(
     params,
   );
   const more = rows.length > limit;
-  if (more) rows.pop();
-  const results = rows.map((r) => (table === 'trades' ? tradeJson(ticker, r) : quoteJson(ticker, r)));
+  // The store may share result arrays between requests (its cache): never trimmed in place.
+  const page = more ? rows.slice(0, limit) : rows;
+  const results = page.map((r) => (table === 'trades' ? tradeJson(ticker, r) : quoteJson(ticker, r)));
   let next: string | undefined;
-  const last = rows[rows.length - 1];
+  const last = page[page.length - 1];
   if (more && last) {
     const state = new URLSearchParams();
     for (const [k, v] of req.query) if (k !== 'pos' && k !== 'cursor' && k !== 'apiKey') state.append(k, v);

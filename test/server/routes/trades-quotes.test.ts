@@ -70,6 +70,23 @@ describe('trades and quotes v3', () => {
     assert.equal(gt.body.results[0].sip_timestamp, ns(Number(firstAfter[0])));
   });
 
+  test('the same page asked twice is the same page (the server caches query results)', async (t) => {
+    const server = await fixtureServer(t);
+    if (!server) return;
+    for (const path of [
+      '/v3/trades/SPY?timestamp=2013-10-07&limit=5',
+      '/v2/aggs/ticker/SPY/range/1/minute/2013-10-07/2013-10-07?limit=7',
+      '/v1/open-close/crypto/BTC/USD/2018-04-04',
+    ]) {
+      const a = await getExact(server, path);
+      const b = await getExact(server, path);
+      if (a.body.request_id !== undefined) assert.notEqual(a.body.request_id, b.body.request_id);
+      delete a.body.request_id;
+      delete b.body.request_id;
+      assert.deepEqual(b.body, a.body, path);
+    }
+  });
+
   test('NBBO quotes pair the bid-only and ask-only rows of the vendor file', async (t) => {
     const server = await fixtureServer(t);
     if (!server) return;
