@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { startOfDay } from '../../dates/time-zone.js';
 import type { Store } from '../store/store.js';
 import { splitCsvLine } from './csv-fields.js';
-import { IngestError } from './ingest-error.js';
+import { IngestError, RowProblem } from './ingest-error.js';
 import { eachLine } from './lines.js';
 import { isoDate } from './local-time.js';
 import { defaultExerciseStyle, parseOptionTicker } from './option-ticker.js';
@@ -60,8 +60,6 @@ export interface FlatFileOptions extends IngestOptions {
    */
   resolution?: 'day' | 'minute';
 }
-
-class RowProblem extends Error {}
 
 function fail(reason: string): never {
   throw new RowProblem(reason);
@@ -196,7 +194,14 @@ export function parseFlatFile(
   if (!layout) throw new IngestError({ file }, 'the file is empty (no header row)');
   if (layout === 'aggregates') {
     const res = resolution ?? resolutionFromPath(file) ?? inferResolution(bars.map((b) => b.row));
-    for (const { row } of bars) sink.bar({ ...row, resolution: res });
+    for (const { row, line } of bars) {
+      try {
+        sink.bar({ ...row, resolution: res });
+      } catch (e) {
+        if (e instanceof RowProblem) throw new IngestError({ file, line }, e.message);
+        throw e;
+      }
+    }
   }
   return layout;
 }

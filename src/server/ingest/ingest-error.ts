@@ -45,3 +45,11 @@ export function formatLocation(where: IngestLocation): string {
 export function isIngestError(e: unknown): e is IngestError {
   return e instanceof Error && (e as { code?: unknown }).code === 'MDQ_INGEST_ERROR';
 }
+
+/**
+ * A problem with the row being parsed, thrown by parsers and row sinks; the line loop that reads the
+ * row turns it into an `IngestError` with the file and line.
+ */
+export class RowProblem extends Error {
+  override name = 'RowProblem';
+}

@@ -31,9 +31,10 @@ const EXCHANGES: Readonly<Record<string, number>> = {
   Z: 19,
 };
 
-/** The service's exchange id for a Lean exchange letter, or null. */
-export function exchangeId(code: string): number | null {
-  return EXCHANGES[code.toUpperCase()] ?? null;
+/** SQL mapping a column of Lean exchange letters to the service's exchange ids (NULL when unknown). */
+export function exchangeSqlCase(column: string): string {
+  const arms = Object.entries(EXCHANGES).map(([code, id]) => `WHEN '${code}' THEN ${id}`);
+  return `(CASE upper(${column}) ${arms.join(' ')} ELSE NULL END)`;
 }
 
 /** Primary-exchange codes of map files (Q, N, P, A) → MIC. */

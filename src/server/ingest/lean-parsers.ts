@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
-import { IngestError } from './ingest-error.js';
-import { exchangeId, primaryExchangeMic, saleConditions } from './lean-codes.js';
+import { IngestError, RowProblem } from './ingest-error.js';
+import { primaryExchangeMic } from './lean-codes.js';
 import { dataTimeZone, type LeanFile, sessionTimeZone } from './lean-paths.js';
 import { eachLine } from './lines.js';
 import {
@@ -11,6 +11,7 @@ import {
   sessionStartParser,
   wallClockOfDay,
 } from './local-time.js';
+import { stageTickEntry } from './native-ticks.js';
 import { defaultExerciseStyle, optionTicker, parseOptionEntry } from './option-ticker.js';
 import { indexTicker, pairTicker, stockTicker } from './reference.js';
 import type { Resolution } from './rows.js';
@@ -21,10 +22,9 @@ import { nextUsTradingDay } from './us-market-days.js';
 const DECI_CENTS = 10_000;
 
 const decoder = new TextDecoder();
+let stagedFiles = 0;
 
 /** A bad row or field: the line loop adds the location. */
-class RowProblem extends Error {}
-
 function fail(reason: string): never {
   throw new RowProblem(reason);
 }
@@ -47,14 +47,6 @@ function columns(fields: string[], min: number, max = min): void {
   if (fields.length < min || fields.length > max) {
     fail(`expected ${min === max ? min : `${min} to ${max}`} columns, found ${fields.length}`);
   }
-}
-
-/** Unix ms → ns, keeping fractional milliseconds (Lean allows them). */
-function msToNs(ms: number): bigint {
-  const whole = Math.floor(ms);
-  const frac = ms - whole;
-  const ns = BigInt(whole) * 1_000_000n;
-  return frac === 0 ? ns : ns + BigInt(Math.round(frac * 1_000_000));
 }
 
 /** Runs `fn` over the lines of one CSV text, turning a `RowProblem` into an `IngestError` there. */
@@ -109,17 +101,15 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
     const text = decoder.decode(data);
     switch (desc.kind) {
       case 'trade-ticks':
-        sink.ticker(stockTicker(desc.ticker));
-        parseTradeTicks(desc.ticker, desc.date, where, text, sink);
-        break;
       case 'quote-ticks':
-        sink.ticker(stockTicker(desc.ticker));
-        parseQuoteTicks(desc.ticker, desc.date, where, text, sink);
+      case 'fx-quote-ticks': {
+        const fx = desc.kind === 'fx-quote-ticks';
+        sink.ticker(fx ? pairTicker(desc.ticker, 'fx') : stockTicker(desc.ticker));
+        const path = sink.stagedPath(`ticks-${++stagedFiles}.csv`);
+        const tz = dataTimeZone(fx ? 'forex' : 'equity');
+        sink.native(stageTickEntry(desc.kind, path, text, where, desc.ticker, desc.date, tz));
         break;
-      case 'fx-quote-ticks':
-        sink.ticker(pairTicker(desc.ticker, 'fx'));
-        parseFxTicks(desc.ticker, desc.date, where, text, sink);
-        break;
+      }
       case 'bars':
       case 'quote-bars': {
         sink.ticker(
@@ -272,156 +262,6 @@ function parseQuoteBars(
         n: null,
       });
     }
-  });
-}
-
-function parseTradeTicks(
-  ticker: string,
-  date: LeanDate,
-  where: { file: string; entry?: string },
-  text: string,
-  sink: RowSink,
-): void {
-  const clock = wallClockOfDay(date, dataTimeZone('equity'));
-  eachRow(text, where, (f, line) => {
-    columns(f, 6);
-    const ms = num(f, 0, 'time');
-    if (ms < 0) fail('time is negative');
-    const conditions = saleConditions(f[4] as string);
-    if (conditions === undefined) fail(`sale condition is not a hexadecimal mask: ${JSON.stringify(f[4])}`);
-    const suspicious = f[5];
-    if (suspicious !== '0' && suspicious !== '1')
-      fail(`suspicious flag is not 0 or 1: ${JSON.stringify(suspicious)}`);
-    sink.trade({
-      ticker,
-      sip_timestamp: msToNs(clock(ms)),
-      participant_timestamp: null,
-      sequence_number: BigInt(line),
-      price: num(f, 1, 'price') / DECI_CENTS,
-      size: num(f, 2, 'size'),
-      exchange: exchangeId(f[3] as string),
-      conditions,
-      id: null,
-      tape: null,
-      correction: null,
-      trf_id: null,
-      trf_timestamp: null,
-    });
-  });
-}
-
-interface Side {
-  price: number;
-  size: number;
-  exchange: number | null;
-}
-
-/**
- * Lean's NBBO ticks come as a bid-only row followed by an ask-only row with the same time; each pair
- * becomes one quote. A row that has no partner becomes a quote of its own, with the other side carried
- * from the latest quote (none before the first). The sequence number is the line of the first row.
- */
-function parseQuoteTicks(
-  ticker: string,
-  date: LeanDate,
-  where: { file: string; entry?: string },
-  text: string,
-  sink: RowSink,
-): void {
-  const clock = wallClockOfDay(date, dataTimeZone('equity'));
-  let bid: Side | null = null;
-  let ask: Side | null = null;
-  let pending: { ms: number; side: Side; line: number } | null = null;
-  const emit = (ms: number, line: number) => {
-    sink.quote({
-      ticker,
-      sip_timestamp: msToNs(clock(ms)),
-      participant_timestamp: null,
-      sequence_number: BigInt(line),
-      bid_price: bid ? bid.price : null,
-      bid_size: bid ? bid.size : null,
-      bid_exchange: bid ? bid.exchange : null,
-      ask_price: ask ? ask.price : null,
-      ask_size: ask ? ask.size : null,
-      ask_exchange: ask ? ask.exchange : null,
-      conditions: null,
-      indicators: null,
-      tape: null,
-    });
-  };
-  const flush = () => {
-    if (!pending) return;
-    bid = pending.side;
-    emit(pending.ms, pending.line);
-    pending = null;
-  };
-  eachRow(text, where, (f, line) => {
-    columns(f, 8);
-    const ms = num(f, 0, 'time');
-    if (ms < 0) fail('time is negative');
-    const bidPrice = num(f, 1, 'bid price');
-    const bidSize = num(f, 2, 'bid size');
-    const askPrice = num(f, 3, 'ask price');
-    const askSize = num(f, 4, 'ask size');
-    if (!/^[0-9a-fA-F]{1,8}$/.test(f[6] as string))
-      fail(`quote condition is not a hexadecimal mask: ${JSON.stringify(f[6])}`);
-    const exchange = exchangeId(f[5] as string);
-    const hasBid = bidPrice !== 0 || bidSize !== 0;
-    const hasAsk = askPrice !== 0 || askSize !== 0;
-    if (hasBid && !hasAsk) {
-      flush();
-      pending = { ms, side: { price: bidPrice / DECI_CENTS, size: bidSize, exchange }, line };
-    } else if (hasAsk && !hasBid) {
-      const side = { price: askPrice / DECI_CENTS, size: askSize, exchange };
-      if (pending && pending.ms === ms) {
-        const first = pending.line;
-        bid = pending.side;
-        pending = null;
-        ask = side;
-        emit(ms, first);
-      } else {
-        flush();
-        ask = side;
-        emit(ms, line);
-      }
-    } else if (hasBid && hasAsk) {
-      flush();
-      bid = { price: bidPrice / DECI_CENTS, size: bidSize, exchange };
-      ask = { price: askPrice / DECI_CENTS, size: askSize, exchange };
-      emit(ms, line);
-    }
-    // A row with neither side changes nothing.
-  });
-  flush();
-}
-
-function parseFxTicks(
-  ticker: string,
-  date: LeanDate,
-  where: { file: string; entry?: string },
-  text: string,
-  sink: RowSink,
-): void {
-  const clock = wallClockOfDay(date, dataTimeZone('forex'));
-  eachRow(text, where, (f, line) => {
-    columns(f, 3);
-    const ms = num(f, 0, 'time');
-    if (ms < 0) fail('time is negative');
-    sink.quote({
-      ticker,
-      sip_timestamp: msToNs(clock(ms)),
-      participant_timestamp: null,
-      sequence_number: BigInt(line),
-      bid_price: num(f, 1, 'bid price'),
-      bid_size: null,
-      bid_exchange: null,
-      ask_price: num(f, 2, 'ask price'),
-      ask_size: null,
-      ask_exchange: null,
-      conditions: null,
-      indicators: null,
-      tape: null,
-    });
   });
 }
 

@@ -59,6 +59,24 @@ function buildClock(date: LeanDate, tz: string): (msOfDay: number) => number {
 }
 
 /**
+ * The pieces of `wallClockOfDay` for SQL: naive midnight (the date read as UTC) and the offsets to
+ * subtract, each from the wall-clock ms of the day where it starts (one entry unless DST changes).
+ */
+export function wallClockOffsets(
+  date: LeanDate,
+  tz: string,
+): { naiveMidnight: number; changes: { fromMs: number; offset: number }[] } {
+  const naiveMidnight = Date.UTC(date.year, date.month - 1, date.day);
+  const changes: { fromMs: number; offset: number }[] = [];
+  for (let h = 0; h <= 48; h++) {
+    const offset = naiveMidnight + h * HOUR - zonedToUtc(tz, date.year, date.month, date.day, h);
+    if (changes.length === 0 || changes[changes.length - 1]?.offset !== offset)
+      changes.push({ fromMs: h * HOUR, offset });
+  }
+  return { naiveMidnight, changes };
+}
+
+/**
  * Parses Lean's hour and daily stamp `YYYYMMDD HH:mm` (wall clock in `tz`) to Unix ms, or returns
  * undefined when malformed. Offsets are cached per date, as daily files repeat few distinct dates.
  */

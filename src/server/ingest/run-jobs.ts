@@ -82,7 +82,7 @@ export async function runIngestJobs(
     elapsedMs: 0,
   };
   let rows = 0;
-  const staging = Staging.create(store);
+  const staging = await Staging.create(store);
   try {
     for (const [i, job] of jobs.entries()) {
       if (options.signal?.aborted)

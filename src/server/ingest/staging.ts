@@ -2,6 +2,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqlValue, Store } from '../store/store.js';
+import { RowProblem } from './ingest-error.js';
+import type { NativeSource, PreparedSource } from './native-ticks.js';
 import type {
   BarRow,
   OpenInterestRow,
@@ -60,6 +62,10 @@ export interface RowSink {
   /** Adds the ticker unless the store has it; `update` overwrites what a map file knows better. */
   ticker(r: TickerRow, update?: boolean): void;
   contract(r: OptionContractRow): void;
+  /** Adds tick rows that DuckDB builds itself from a staged file. */
+  native(source: NativeSource): void;
+  /** A path in the staging folder for a file a parser stages itself (removed with the folder). */
+  stagedPath(name: string): string;
 }
 
 /** The file an ingest transaction records in `ingested_files`. */
@@ -172,10 +178,12 @@ function list(v: number[] | null): string {
  * (explicit column types, no sniffing): an order of magnitude faster than appending value by value
  * from JavaScript. The other reference tables are small and use parameterised inserts.
  *
- * Merging keeps one row per key: bars, quote bars and open interest replace the stored row with the
- * same primary key (the latest ingest wins); trades and quotes, which carry no index, first delete
- * stored rows with the same (ticker, sip_timestamp, sequence_number), checked only when the stored
- * time range overlaps.
+ * Merging keeps one row per key, the latest ingest winning. The bulk tables carry no index (an index
+ * makes loading several times slower), so before inserting, stored rows with the same key are deleted:
+ * (ticker, resolution, t) for bars and quote bars, (ticker, t) for open interest, and (ticker,
+ * sip_timestamp, sequence_number) for trades and quotes, checked only when the stored time range
+ * overlaps. Lean tick files, loaded by DuckDB itself (`native-ticks.ts`), replace every stored tick of
+ * their ticker within the file's time range: the file is the whole record of that ticker's day.
  */
 export class Staging implements RowSink {
   private files = emptyFiles();
@@ -185,15 +193,27 @@ export class Staging implements RowSink {
   private history: TickerHistoryRow[] = [];
   private tickers = new Map<string, { row: TickerRow; update: boolean }>();
   private contracts = new Set<string>();
+  /** Keys of the bars, quote bars and open interest staged for the current file. */
+  private keys = { bars: new Set<string>(), quote_bars: new Set<string>(), open_interest: new Set<string>() };
+  /** Time range (ms) of the bars, quote bars and open interest staged for the current file. */
+  private barRange = { bars: emptyBarRange(), quote_bars: emptyBarRange(), open_interest: emptyBarRange() };
+  private natives: NativeSource[] = [];
 
   private constructor(
     private readonly store: Store,
     private readonly dir: string,
+    /** Tickers and contracts the store holds: most files name known ones, which then cost no SQL. */
+    private readonly known: { tickers: Set<string>; contracts: Set<string> },
   ) {}
 
   /** Creates the staging folder (removed by `close`). */
-  static create(store: Store): Staging {
-    return new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')));
+  static async create(store: Store): Promise<Staging> {
+    const tickers = await store.all<{ ticker: string }>('SELECT ticker FROM tickers');
+    const contracts = await store.all<{ ticker: string }>('SELECT ticker FROM option_contracts');
+    return new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')), {
+      tickers: new Set(tickers.map((r) => r.ticker)),
+      contracts: new Set(contracts.map((r) => r.ticker)),
+    });
   }
 
   /** Rows collected so far for the current file. */
@@ -220,6 +240,7 @@ export class Staging implements RowSink {
   }
 
   bar(r: BarRow): void {
+    this.unique('bars', `${r.ticker}\t${r.resolution}\t${r.t}`, r.t);
     this.write(
       'bars',
       `${text(r.ticker)}\t${r.resolution}\t${r.t}\t${r.o}\t${r.h}\t${r.l}\t${r.c}\t${r.v}\t${field(r.vw)}\t${field(r.n)}\n`,
@@ -228,6 +249,7 @@ export class Staging implements RowSink {
   }
 
   quoteBar(r: QuoteBarRow): void {
+    this.unique('quote_bars', `${r.ticker}\t${r.resolution}\t${r.t}`, r.t);
     this.write(
       'quote_bars',
       `${text(r.ticker)}\t${r.resolution}\t${r.t}\t${field(r.bid_o)}\t${field(r.bid_h)}\t${field(r.bid_l)}\t${field(r.bid_c)}\t${field(r.bid_size)}\t${field(r.ask_o)}\t${field(r.ask_h)}\t${field(r.ask_l)}\t${field(r.ask_c)}\t${field(r.ask_size)}\n`,
@@ -236,6 +258,7 @@ export class Staging implements RowSink {
   }
 
   openInterest(r: OpenInterestRow): void {
+    this.unique('open_interest', `${r.ticker}\t${r.t}`, r.t);
     this.write('open_interest', `${text(r.ticker)}\t${r.t}\t${r.open_interest}\n`);
     this.counts.open_interest++;
   }
@@ -251,13 +274,14 @@ export class Staging implements RowSink {
   }
 
   ticker(r: TickerRow, update = false): void {
+    if (!update && this.known.tickers.has(r.ticker)) return;
     const seen = this.tickers.get(r.ticker);
     if (seen && (seen.update || !update)) return;
     this.tickers.set(r.ticker, { row: r, update });
   }
 
   contract(r: OptionContractRow): void {
-    if (this.contracts.has(r.ticker)) return;
+    if (this.contracts.has(r.ticker) || this.known.contracts.has(r.ticker)) return;
     this.contracts.add(r.ticker);
     this.write(
       'option_contracts',
@@ -265,9 +289,34 @@ export class Staging implements RowSink {
     );
   }
 
+  /** A file may hold one bar per ticker, resolution and start time. */
+  private unique(table: 'bars' | 'quote_bars' | 'open_interest', key: string, t: number): void {
+    const range = this.barRange[table];
+    if (t < range.min) range.min = t;
+    if (t > range.max) range.max = t;
+    const keys = this.keys[table];
+    if (keys.has(key)) throw new RowProblem(`a second row for ${key.replaceAll('\t', ' ')} in the same file`);
+    keys.add(key);
+  }
+
+  native(source: NativeSource): void {
+    this.natives.push(source);
+  }
+
+  stagedPath(name: string): string {
+    return join(this.dir, name);
+  }
+
   /** Drops whatever the current file staged. */
   async discard(): Promise<void> {
+    await this.dropNatives();
     this.reset();
+  }
+
+  private async dropNatives(): Promise<void> {
+    const natives = this.natives;
+    this.natives = [];
+    for (const source of natives) await source.cleanup(this.store);
   }
 
   /**
@@ -277,33 +326,49 @@ export class Staging implements RowSink {
    */
   async commit(file: IngestedFile): Promise<RowCounts> {
     const counts = { ...this.counts };
-    const total =
-      counts.trades +
-      counts.quotes +
-      counts.bars +
-      counts.quote_bars +
-      counts.open_interest +
-      counts.splits +
-      counts.ticker_history;
     try {
       const sources: Partial<Record<BulkTable, string>> = {};
       for (const table of BULK) {
         const staged = this.files[table];
         if (!staged) continue;
-        if (staged.pending !== '') writeSync(staged.fd, staged.pending);
+        flushStaged(staged);
         closeSync(staged.fd);
         this.files[table] = undefined;
         sources[table] = readStaged(staged.path, table);
       }
+      const prepared: [NativeSource, PreparedSource][] = [];
+      for (const source of this.natives) prepared.push([source, await source.prepare(this.store)]);
       await this.store.transaction(async () => {
-        const before = await this.referenceCounts();
+        for (const [source, p] of prepared) {
+          if (p.rows === 0) continue;
+          await this.store.run(
+            `DELETE FROM main.${source.table} WHERE ticker IN (${p.tickers.map((_, i) => `$${i + 3}`).join(', ')})
+               AND sip_timestamp BETWEEN $1 AND $2`,
+            [p.min, p.max, ...p.tickers],
+          );
+          const result = await this.store.connection.run(`INSERT INTO main.${source.table} ${p.select}`);
+          counts[source.table] += Number(result.rowsChanged);
+        }
         for (const table of ['trades', 'quotes'] as const) {
           const source = sources[table];
           if (source) await this.mergeTicks(table, source);
         }
         for (const table of ['bars', 'quote_bars', 'open_interest'] as const) {
           const source = sources[table];
-          if (source) await this.store.run(`INSERT OR REPLACE INTO main.${table} SELECT * FROM ${source}`);
+          if (!source) continue;
+          const key = table === 'open_interest' ? ['ticker', 't'] : ['ticker', 'resolution', 't'];
+          const range = this.barRange[table];
+          const [overlap] = await this.store.all<{ n: bigint }>(
+            `SELECT count(*) AS n FROM main.${table} WHERE t BETWEEN $1 AND $2 AND ticker IN (SELECT ticker FROM ${source})`,
+            [range.min, range.max],
+          );
+          if ((overlap?.n ?? 0n) > 0n) {
+            await this.store.run(
+              `DELETE FROM main.${table} AS d USING (SELECT ${key.join(', ')} FROM ${source}) AS s
+             WHERE ${key.map((k) => `d.${k} = s.${k}`).join(' AND ')}`,
+            );
+          }
+          await this.store.run(`INSERT INTO main.${table} SELECT * FROM ${source}`);
         }
         if (sources.option_contracts) {
           await this.store.run(
@@ -311,25 +376,28 @@ export class Staging implements RowSink {
           );
         }
         await this.mergeReference();
-        const after = await this.referenceCounts();
-        counts.tickers = after.tickers - before.tickers;
-        counts.option_contracts = after.option_contracts - before.option_contracts;
+        counts.tickers = [...this.tickers.keys()].filter((t) => !this.known.tickers.has(t)).length;
+        counts.option_contracts = this.contracts.size;
+        const total =
+          counts.trades +
+          counts.quotes +
+          counts.bars +
+          counts.quote_bars +
+          counts.open_interest +
+          counts.splits +
+          counts.ticker_history;
         await this.store.run(
           'INSERT INTO ingested_files (sha256, path, kind, rows, ingested_at) VALUES ($1, $2, $3, $4, current_timestamp::TIMESTAMP)',
           [file.sha256, file.path, file.kind, total],
         );
       });
+      for (const t of this.tickers.keys()) this.known.tickers.add(t);
+      for (const c of this.contracts) this.known.contracts.add(c);
     } finally {
+      await this.dropNatives();
       this.reset();
     }
     return counts;
-  }
-
-  private async referenceCounts(): Promise<{ tickers: number; option_contracts: number }> {
-    const rows = await this.store.all<{ t: bigint; c: bigint }>(
-      'SELECT (SELECT count(*) FROM tickers) AS t, (SELECT count(*) FROM option_contracts) AS c',
-    );
-    return { tickers: Number(rows[0]?.t ?? 0n), option_contracts: Number(rows[0]?.c ?? 0n) };
   }
 
   private async mergeTicks(table: 'trades' | 'quotes', source: string): Promise<void> {
@@ -404,14 +472,11 @@ export class Staging implements RowSink {
     let staged = this.files[table];
     if (!staged) {
       const path = join(this.dir, `${table}.tsv`);
-      staged = { path, fd: openSync(path, 'w'), pending: '' };
+      staged = { path, fd: openSync(path, 'w'), pending: [] };
       this.files[table] = staged;
     }
-    staged.pending += line;
-    if (staged.pending.length >= 1 << 20) {
-      writeSync(staged.fd, staged.pending);
-      staged.pending = '';
-    }
+    staged.pending.push(line);
+    if (staged.pending.length >= 8192) flushStaged(staged);
   }
 
   private reset(): void {
@@ -426,12 +491,18 @@ export class Staging implements RowSink {
     this.history = [];
     this.tickers.clear();
     this.contracts.clear();
+    for (const keys of Object.values(this.keys)) keys.clear();
+    this.barRange = { bars: emptyBarRange(), quote_bars: emptyBarRange(), open_interest: emptyBarRange() };
   }
 
   /** Removes the staging folder. */
   close(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+function emptyBarRange(): { min: number; max: number } {
+  return { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
 }
 
 interface TickRange {
@@ -456,7 +527,13 @@ function widen(range: TickRange, ticker: string, t: bigint): void {
 interface StagedFile {
   path: string;
   fd: number;
-  pending: string;
+  pending: string[];
+}
+
+function flushStaged(staged: StagedFile): void {
+  if (staged.pending.length === 0) return;
+  writeSync(staged.fd, staged.pending.join(''));
+  staged.pending = [];
 }
 
 function emptyFiles(): Record<BulkTable, StagedFile | undefined> {

@@ -25,8 +25,10 @@ export const MIGRATIONS: readonly string[] = [
     sha256 VARCHAR PRIMARY KEY, path VARCHAR NOT NULL, kind VARCHAR NOT NULL,
     rows BIGINT NOT NULL, ingested_at TIMESTAMP NOT NULL);
 
-  -- trades and quotes have no primary key: an index over millions of ticks makes bulk loads several
-  -- times slower. Ingest keeps (ticker, sip_timestamp, sequence_number) unique itself.
+  -- The bulk tables (trades, quotes, bars, quote_bars, open_interest) have no primary key: an index
+  -- makes bulk loads about ten times slower. Ingest keeps their keys unique itself: (ticker,
+  -- sip_timestamp, sequence_number) for ticks, (ticker, resolution, t) for bars, (ticker, t) for open
+  -- interest.
   CREATE TABLE IF NOT EXISTS trades (
     ticker VARCHAR NOT NULL,
     sip_timestamp BIGINT NOT NULL,
@@ -57,8 +59,7 @@ export const MIGRATIONS: readonly string[] = [
     resolution VARCHAR NOT NULL,
     t BIGINT NOT NULL,
     o DOUBLE NOT NULL, h DOUBLE NOT NULL, l DOUBLE NOT NULL, c DOUBLE NOT NULL,
-    v DOUBLE NOT NULL, vw DOUBLE, n BIGINT,
-    PRIMARY KEY (ticker, resolution, t));
+    v DOUBLE NOT NULL, vw DOUBLE, n BIGINT);
 
   -- Quote bars as recorded: bid and ask OHLC with the last sizes.
   CREATE TABLE IF NOT EXISTS quote_bars (
@@ -66,12 +67,10 @@ export const MIGRATIONS: readonly string[] = [
     resolution VARCHAR NOT NULL,
     t BIGINT NOT NULL,
     bid_o DOUBLE, bid_h DOUBLE, bid_l DOUBLE, bid_c DOUBLE, bid_size DOUBLE,
-    ask_o DOUBLE, ask_h DOUBLE, ask_l DOUBLE, ask_c DOUBLE, ask_size DOUBLE,
-    PRIMARY KEY (ticker, resolution, t));
+    ask_o DOUBLE, ask_h DOUBLE, ask_l DOUBLE, ask_c DOUBLE, ask_size DOUBLE);
 
   CREATE TABLE IF NOT EXISTS open_interest (
-    ticker VARCHAR NOT NULL, t BIGINT NOT NULL, open_interest DOUBLE NOT NULL,
-    PRIMARY KEY (ticker, t));
+    ticker VARCHAR NOT NULL, t BIGINT NOT NULL, open_interest DOUBLE NOT NULL);
 
   -- split_to / split_from shares: a 7-for-1 split is (from 1, to 7).
   CREATE TABLE IF NOT EXISTS splits (

@@ -113,6 +113,37 @@ describe('ingest behaviour', () => {
     assert.deepEqual(await store.all("SELECT ticker FROM tickers WHERE ticker = 'XYZ'"), []);
   });
 
+  it('tick files: a bad value, a short row or a bad condition mask is reported at its line', async () => {
+    const good = '14400464,1674100,100,P,20002000,0\n14400465,1674100,1400,P,1,0\n';
+    const cases: [string, string, RegExp][] = [
+      ['aaa', `${good}14400466,16741x0,100,P,1,0\n`, /:3: column price: Could not convert string "16741x0"/],
+      ['bbb', `${good}14400466,1674100,100\n14400467,1674100,100,P,1,0`, /:3: expected 6 columns, found 3/],
+      ['ccc', `${good}${good}14400466,1674100,100,P,2000z,0`, /:5: condition is not a hexadecimal mask/],
+      ['ddd', `${good}\n${good}`, /:3: empty line/],
+    ];
+    for (const [name, text, expected] of cases) {
+      const path = writeZip(
+        root,
+        `equity/usa/tick/${name}/20131007_trade.zip`,
+        `20131007_${name}_Trade_Tick.csv`,
+        text,
+      );
+      await assert.rejects(ingestLean(store, root), (e: unknown) => {
+        assert.ok(isIngestError(e), String(e));
+        assert.equal(e.file, path);
+        assert.match(e.message, expected);
+        return true;
+      });
+      rmSync(join(root, 'equity'), { recursive: true });
+    }
+    assert.deepEqual(await tableCounts(store), {
+      ...(await tableCounts(store)),
+      trades: 0,
+      ingested_files: 0,
+      tickers: 0,
+    });
+  });
+
   it('with continueOnError the run goes on and lists the failure', async () => {
     writeZip(
       root,

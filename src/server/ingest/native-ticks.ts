@@ -1,0 +1,253 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Store } from '../store/store.js';
+import { IngestError, type IngestLocation } from './ingest-error.js';
+import { exchangeSqlCase, saleConditions } from './lean-codes.js';
+import { eachLine } from './lines.js';
+import { type LeanDate, wallClockOffsets } from './local-time.js';
+
+/**
+ * Tick files are the bulk of the Lean folder (1.9 M SPY trades alone), so they are parsed by DuckDB's
+ * CSV reader instead of JavaScript: the entry is written to a temporary file with its line number as
+ * an extra first column (for sequence numbers and error locations), loaded into a temporary table with
+ * explicit column types, checked, and turned into store rows by one `SELECT`.
+ */
+
+/** Rows that DuckDB builds from a staged tick file; see `Staging.native`. */
+export interface NativeSource {
+  table: 'trades' | 'quotes';
+  /** Loads and checks the staged file, returning a SELECT that yields the table's columns in order. */
+  prepare(store: Store): Promise<PreparedSource>;
+  /** Drops what `prepare` created. */
+  cleanup(store: Store): Promise<void>;
+}
+
+/** A checked source: its SELECT and the ticker/time range it covers. */
+export interface PreparedSource {
+  select: string;
+  tickers: string[];
+  min: bigint;
+  max: bigint;
+  rows: number;
+}
+
+/** Lean's intraday kinds handled natively. */
+export type NativeTickKind = 'trade-ticks' | 'quote-ticks' | 'fx-quote-ticks';
+
+const COLUMNS: Record<NativeTickKind, readonly (readonly [string, string])[]> = {
+  'trade-ticks': [
+    ['ms', 'DOUBLE'],
+    ['price', 'DOUBLE'],
+    ['size', 'DOUBLE'],
+    ['exchange', 'VARCHAR'],
+    ['cond', 'VARCHAR'],
+    ['suspicious', 'VARCHAR'],
+  ],
+  'quote-ticks': [
+    ['ms', 'DOUBLE'],
+    ['bid_price', 'DOUBLE'],
+    ['bid_size', 'DOUBLE'],
+    ['ask_price', 'DOUBLE'],
+    ['ask_size', 'DOUBLE'],
+    ['exchange', 'VARCHAR'],
+    ['cond', 'VARCHAR'],
+    ['suspicious', 'VARCHAR'],
+  ],
+  'fx-quote-ticks': [
+    ['ms', 'DOUBLE'],
+    ['bid_price', 'DOUBLE'],
+    ['ask_price', 'DOUBLE'],
+  ],
+};
+
+let counter = 0;
+
+/**
+ * Writes `text` (one Lean CSV entry) to `path` as `<line>,<row>` lines, refusing empty lines, and
+ * returns the source that loads it.
+ */
+export function stageTickEntry(
+  kind: NativeTickKind,
+  path: string,
+  text: string,
+  where: IngestLocation,
+  ticker: string,
+  date: LeanDate,
+  tz: string,
+): NativeSource {
+  const fd = openSync(path, 'w');
+  try {
+    let chunk: string[] = [];
+    eachLine(text, (line, n) => {
+      if (line === '') throw new IngestError({ ...where, line: n }, 'empty line');
+      chunk.push(`${n},${line}\n`);
+      if (chunk.length >= 16_384) {
+        writeSync(fd, chunk.join(''));
+        chunk = [];
+      }
+    });
+    if (chunk.length > 0) writeSync(fd, chunk.join(''));
+  } finally {
+    closeSync(fd);
+  }
+  const raw = `temp.main.raw_ticks_${++counter}`;
+  const table = kind === 'trade-ticks' ? 'trades' : 'quotes';
+  return {
+    table,
+    prepare: (store) => prepare(store, kind, path, raw, where, ticker, date, tz),
+    cleanup: (store) => store.run(`DROP TABLE IF EXISTS ${raw}`),
+  };
+}
+
+async function prepare(
+  store: Store,
+  kind: NativeTickKind,
+  path: string,
+  raw: string,
+  where: IngestLocation,
+  ticker: string,
+  date: LeanDate,
+  tz: string,
+): Promise<PreparedSource> {
+  const columns = [['line', 'BIGINT'] as const, ...COLUMNS[kind]];
+  const types = columns.map(([name, type]) => `'${name}': '${type}'`).join(', ');
+  try {
+    await store.run(
+      `CREATE OR REPLACE TEMP TABLE ${raw.slice('temp.main.'.length)} AS SELECT * FROM read_csv('${path.replaceAll("'", "''")}', delim = ',', header = false,
+         quote = '', escape = '', auto_detect = false, strict_mode = true, columns = {${types}})`,
+    );
+  } catch (e) {
+    throw csvError(e, where);
+  }
+  await check(store, raw, where, 'ms < 0 OR ms IS NULL', 'time is missing or negative');
+  if (kind !== 'fx-quote-ticks') {
+    await check(
+      store,
+      raw,
+      where,
+      "NOT regexp_matches(coalesce(cond, ''), '^[0-9a-fA-F]{1,8}$')",
+      'condition is not a hexadecimal mask',
+    );
+  }
+  if (kind === 'trade-ticks') {
+    await check(
+      store,
+      raw,
+      where,
+      "coalesce(suspicious, '') NOT IN ('0', '1')",
+      'suspicious flag is not 0 or 1',
+    );
+    await check(store, raw, where, 'price IS NULL OR size IS NULL', 'price or size is missing');
+  } else {
+    const cols = kind === 'quote-ticks' ? 'bid_price, bid_size, ask_price, ask_size' : 'bid_price, ask_price';
+    await check(
+      store,
+      raw,
+      where,
+      `coalesce(${cols
+        .split(', ')
+        .map((c) => `${c} IS NULL`)
+        .join(' OR ')}, true)`,
+      'a price or size is missing',
+    );
+  }
+  const sip = nanosSql(date, tz);
+  const t = `'${ticker.replaceAll("'", "''")}'`;
+  let select: string;
+  if (kind === 'trade-ticks') {
+    const masks = await store.all<{ cond: string }>(`SELECT DISTINCT cond FROM ${raw}`);
+    const values = masks.map(({ cond }) => {
+      const list = saleConditions(cond);
+      return `('${cond}', ${list ? `[${list.join(', ')}]` : 'NULL'}::INTEGER[])`;
+    });
+    select = `SELECT ${t}, ${sip}, NULL, r.line, r.price / 10000, r.size, ${exchangeSqlCase('r.exchange')}, m.conditions,
+        NULL, NULL, NULL, NULL, NULL
+      FROM ${raw} r LEFT JOIN (VALUES ${values.join(', ')}) m(cond, conditions) ON r.cond = m.cond ORDER BY r.line`;
+  } else if (kind === 'fx-quote-ticks') {
+    select = `SELECT ${t}, ${sip}, NULL, line, bid_price, NULL, NULL, ask_price, NULL, NULL, NULL, NULL, NULL
+      FROM ${raw} ORDER BY line`;
+  } else {
+    select = nbboSelect(raw, t, sip);
+  }
+  const [range] = await store.all<{ lo: bigint | null; hi: bigint | null; n: bigint }>(
+    `SELECT min(${sip}) AS lo, max(${sip}) AS hi, count(*) AS n FROM ${raw}`,
+  );
+  return {
+    select,
+    tickers: [ticker],
+    min: range?.lo ?? 0n,
+    max: range?.hi ?? -1n,
+    rows: Number(range?.n ?? 0n),
+  };
+}
+
+/**
+ * Lean's NBBO ticks come as a bid-only row followed by an ask-only row with the same time; each such
+ * pair becomes one quote, stamped and numbered by its first row. Any other row with a side becomes a
+ * quote of its own, the missing side carried from the latest row that had it (NULL before the first).
+ * Rows with neither side are dropped. Prices are deci-cents.
+ */
+function nbboSelect(raw: string, ticker: string, sip: string): string {
+  const exchange = exchangeSqlCase('exchange');
+  return `WITH k AS (
+      SELECT line, ms, bid_price / 10000 AS bp, bid_size AS bs, ask_price / 10000 AS ap, ask_size AS az,
+             (bid_price <> 0 OR bid_size <> 0) AS hb, (ask_price <> 0 OR ask_size <> 0) AS ha, ${exchange} AS ex
+      FROM ${raw} WHERE bid_price <> 0 OR bid_size <> 0 OR ask_price <> 0 OR ask_size <> 0),
+    w AS (
+      SELECT *,
+        hb AND NOT ha AND coalesce(lead(ha) OVER o AND NOT lead(hb) OVER o AND lead(ms) OVER o = ms, false) AS paired,
+        ha AND NOT hb AND coalesce(lag(hb) OVER o AND NOT lag(ha) OVER o AND lag(ms) OVER o = ms, false) AS absorbed,
+        lead(ap) OVER o AS nap, lead(az) OVER o AS naz, lead(ex) OVER o AS nex,
+        last_value(CASE WHEN hb THEN {'p': bp, 's': bs, 'e': ex} END IGNORE NULLS)
+          OVER (o ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cb,
+        last_value(CASE WHEN ha THEN {'p': ap, 's': az, 'e': ex} END IGNORE NULLS)
+          OVER (o ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS ca
+      FROM k WINDOW o AS (ORDER BY line))
+    SELECT ${ticker}, ${sip}, NULL, line,
+      CASE WHEN paired THEN bp ELSE cb.p END, CASE WHEN paired THEN bs ELSE cb.s END, CASE WHEN paired THEN ex ELSE cb.e END,
+      CASE WHEN paired THEN nap ELSE ca.p END, CASE WHEN paired THEN naz ELSE ca.s END, CASE WHEN paired THEN nex ELSE ca.e END,
+      NULL, NULL, NULL
+    FROM w WHERE NOT absorbed ORDER BY line`;
+}
+
+/** SQL for Unix ns of the row's `ms` (ms since midnight of `date`, wall clock in `tz`). */
+function nanosSql(date: LeanDate, tz: string): string {
+  const { naiveMidnight, changes } = wallClockOffsets(date, tz);
+  // The offset only changes on a DST day; otherwise this is one constant.
+  let offset = String(changes[0]?.offset ?? 0);
+  for (const change of changes.slice(1)) {
+    offset = `CASE WHEN ms < ${change.fromMs} THEN ${offset} ELSE ${change.offset} END`;
+  }
+  const whole = `(${naiveMidnight} + CAST(floor(ms) AS BIGINT) - (${offset}))`;
+  return `(${whole} * 1000000 + CAST(round((ms - floor(ms)) * 1000000) AS BIGINT))`;
+}
+
+async function check(
+  store: Store,
+  raw: string,
+  where: IngestLocation,
+  bad: string,
+  reason: string,
+): Promise<void> {
+  const [row] = await store.all<{ line: bigint | null }>(`SELECT min(line) AS line FROM ${raw} WHERE ${bad}`);
+  if (row?.line !== null && row?.line !== undefined) {
+    throw new IngestError({ ...where, line: Number(row.line) }, reason);
+  }
+}
+
+/** DuckDB's CSV error as an `IngestError` at the line it names. */
+function csvError(e: unknown, where: IngestLocation): IngestError {
+  const message = e instanceof Error ? e.message : String(e);
+  // Each staged line starts with its source line number, so "Original Line" gives it exactly.
+  const original = /Original Line: (\d+),/.exec(message);
+  const reported = /CSV Error on Line: (\d+)/.exec(message);
+  const line = original ? Number(original[1]) : reported ? Number(reported[1]) : undefined;
+  const converting = /Error when converting column "([^"]+)"\. (.*)/.exec(message);
+  const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
+  // The staged line has one more column (the line number) than the source row.
+  const detail = converting
+    ? `column ${converting[1]}: ${converting[2]}`
+    : counts
+      ? `expected ${Number(counts[1]) - 1} columns, found ${Number(counts[2]) - 1}`
+      : (message.split('\n')[0] as string);
+  return new IngestError(line === undefined ? where : { ...where, line }, detail, { cause: e });
+}
