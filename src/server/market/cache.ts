@@ -24,8 +24,8 @@ function keyOf(sql: string, params: readonly SqlValue[]): string {
 /**
  * The same store with `all()` answered from a bounded LRU cache of results. Only for a store nothing
  * writes to while it is served (opened read-only): then a query's result never changes, and repeated
- * requests cost the HTTP and JSON work only. Concurrent identical queries share one execution. Rows are
- * shared between callers, who must not mutate them.
+ * requests cost the HTTP and JSON work only. Concurrent identical queries share one execution. Each
+ * caller gets its own result array, but the row objects are shared: callers must not modify rows.
  */
 export function cachingStore(store: Store, options: QueryCacheOptions = {}): Store {
   const maxEntries = options.maxEntries ?? 2000;
@@ -39,7 +39,8 @@ export function cachingStore(store: Store, options: QueryCacheOptions = {}): Sto
     if (hit) {
       cache.delete(key);
       cache.set(key, hit);
-      return hit;
+      // Each caller gets its own array (sorting or trimming it is harmless); the rows are shared.
+      return hit.then((rows) => rows.slice());
     }
     const pending = store.all(sql, params);
     cache.set(key, pending);
@@ -50,7 +51,7 @@ export function cachingStore(store: Store, options: QueryCacheOptions = {}): Sto
       },
       () => cache.delete(key),
     );
-    return pending;
+    return pending.then((rows) => rows.slice());
   };
   return new Proxy(store, {
     get(target, prop, receiver) {
