@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { openDemoStore } from '../../src/demo/demo-store.js';
+import { Store } from '../../src/server/store/store.js';
+import { assertNoKey, bin, KEY, root, runBin, runOnTty, simDbPath } from './support.js';
+
+let dir: string;
+
+before(async () => {
+  (await openDemoStore(simDbPath)).store.close();
+  dir = mkdtempSync(join(tmpdir(), 'mdq-serve-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Day aggregates in the provider's flat-file layout: `days` bars of `ticker` from `firstDay` (New York midnights, ns). */
+function dayAggregates(
+  ticker: string,
+  rows: readonly [day: string, o: number, h: number, l: number, c: number, v: number][],
+) {
+  const ns = (day: string) => BigInt(new Date(`${day}T05:00:00Z`).getTime()) * 1_000_000n;
+  const lines = ['ticker,volume,open,close,high,low,window_start,transactions'];
+  for (const [day, o, h, l, c, v] of rows)
+    lines.push(`${ticker},${v},${o},${c},${h},${l},${ns(day)},${Math.round(v / 100)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+test('mdq serve answers over HTTP with the key it was given, and stops on SIGTERM', async () => {
+  const child = spawn(process.execPath, [bin, 'serve', '--db', simDbPath, '--port', '0', '--key', KEY], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve(m[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  try {
+    const ok = await runBin(['stocks', 'get-previous-close', 'SIMA', '--base-url', url, '--api-key', KEY]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal((JSON.parse(ok.stdout) as { ticker: string }).ticker, 'SIMA');
+    const refused = await fetch(`${url}/v2/aggs/ticker/SIMA/prev`, {
+      headers: { Authorization: 'Bearer other-key' },
+    });
+    assert.equal(refused.status, 401);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  assert.equal(code, 0);
+  assert.ok(!stderr.includes(KEY), 'the server never logs the key');
+});
+
+test('mdq ingest flatfiles writes the rows, reports them, and is idempotent', async () => {
+  const rows: [string, number, number, number, number, number][] = [
+    ['2024-03-04', 10, 11, 9.5, 10.5, 120000],
+    ['2024-03-05', 10.5, 10.9, 10.1, 10.2, 98000],
+    ['2024-03-06', 10.2, 10.4, 9.9, 10.3, 101000],
+  ];
+  const file = join(dir, 'day_aggs_2024-03.csv');
+  writeFileSync(file, dayAggregates('FLTX', rows));
+  const db = join(dir, 'ingest.duckdb');
+  const first = await runBin(['ingest', 'flatfiles', file, '--db', db]);
+  assert.equal(first.code, 0, first.stderr);
+  const summary = JSON.parse(first.stdout) as Record<string, number>;
+  assert.equal(summary.filesIngested, 1);
+  assert.equal(summary['rows.bars'], rows.length);
+  assert.match(first.stderr, /ingested 1 files/);
+  const again = await runBin(['ingest', 'flatfiles', file, '--db', db]);
+  assert.equal((JSON.parse(again.stdout) as Record<string, number>).filesSkipped, 1);
+
+  const store = await Store.open(db, { readOnly: true });
+  try {
+    const stored = await store.all<{ o: number; h: number; l: number; c: number; v: number }>(
+      "SELECT o, h, l, c, v FROM bars WHERE ticker = 'FLTX' AND resolution = 'day' ORDER BY t",
+    );
+    assert.deepEqual(
+      stored.map((b) => [b.o, b.h, b.l, b.c, b.v]),
+      rows.map((r) => r.slice(1)),
+    );
+  } finally {
+    store.close();
+  }
+});
+
+test('ingest shows files, rows and rate on a terminal; exit 2 for a bad resolution', async () => {
+  const file = join(dir, 'minute_aggs.csv');
+  writeFileSync(file, dayAggregates('FLTY', [['2024-03-04', 1, 2, 0.5, 1.5, 1000]]));
+  const r = await runOnTty(
+    `node ${bin} ingest flatfiles ${file} --db ${join(dir, 'tty.duckdb')} --resolution day > /dev/null`,
+  );
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /ingest +\[#+\] +1\/1 files +[\d,]+ rows +[\d,]+ rows\/s/);
+  const bad = await runBin([
+    'ingest',
+    'flatfiles',
+    file,
+    '--resolution',
+    'weekly',
+    '--db',
+    join(dir, 'bad.duckdb'),
+  ]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Invalid --resolution: "weekly"; allowed: day, minute/);
+  assertNoKey(bad);
+});
