@@ -41,10 +41,29 @@ function walk(dir: string, out: string[]): void {
 }
 
 /**
- * Ingests a QuantConnect Lean data folder: every kind `DATA.md` describes (equity ticks and bars,
- * option bars and open interest, forex, crypto, index bars, factor and map files), plus the VIX daily
- * history when it sits beside the Lean root (see `leanLayout`). Each file is one transaction, skipped
- * when its content was ingested before.
+ * Ingests a QuantConnect Lean data folder: every kind the market-data folder's DATA.md describes, plus
+ * the VIX daily history when it sits beside the Lean root (see `leanLayout`). Each file is one
+ * transaction, skipped when its content (sha256) was ingested before.
+ *
+ * What lands where (units and conventions as in `schema.ts`):
+ * - equity trade ticks → `trades` (`SPY`): price / 10,000, sip_timestamp in ns from the file's date
+ *   and ms of the New York day, sequence_number = the row's line, exchange letter → the service's
+ *   exchange id, hexadecimal sale-condition mask → condition ids (`lean-codes.ts`). Ticks AlgoSeek
+ *   flagged suspicious are kept (they are real prints; the service has no such flag).
+ * - equity quote ticks → `quotes`: each bid-only + ask-only row pair is one NBBO quote (see
+ *   `native-ticks.ts`); forex ticks → `quotes` (`C:EURUSD`, no sizes or exchanges).
+ * - second/minute/hour/daily trade bars → `bars`, quote bars → `quote_bars`, `t` = bar start in UTC
+ *   ms; daily bars start at midnight New York of the session date (equities, options, indices) or UTC
+ *   midnight (forex, crypto). Index bars (`I:SPX`, `I:NDX`, Chicago time) get v = 0: Lean's column
+ *   counts updates, not volume. Forex has quotes only; its `bars` are the bid/ask midpoints of its
+ *   quote bars, with v = 0.
+ * - option bars, quote bars and open interest → `bars` / `quote_bars` / `open_interest` under
+ *   `O:<UNDERLYING><YYMMDD><C|P><strike × 1000, 8 digits>`, with a row in `option_contracts` read
+ *   from the entry name.
+ * - factor files → `splits` (a SplitFactor change takes effect the next NYSE trading day), map files →
+ *   `ticker_history` and the ticker's primary exchange, active flag and delisting date.
+ * - every ticker met gets a `tickers` row (ETF for SPY/QQQ/IWM, CS for other stocks, INDEX, currency
+ *   pairs with their currencies).
  *
  * @throws IngestError naming `file[!entry]:line` for a malformed file (unless `continueOnError`).
  */

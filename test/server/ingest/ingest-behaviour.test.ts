@@ -144,6 +144,14 @@ describe('ingest behaviour', () => {
     });
   });
 
+  it('a folder that does not exist is an IngestError', async () => {
+    await assert.rejects(ingestLean(store, join(root, 'missing')), (e: unknown) => {
+      assert.ok(isIngestError(e));
+      assert.match(e.message, /missing: is not a folder/);
+      return true;
+    });
+  });
+
   it('with continueOnError the run goes on and lists the failure', async () => {
     writeZip(
       root,
