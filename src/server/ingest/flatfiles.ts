@@ -103,6 +103,7 @@ export function parseFlatFile(
   const text = new TextDecoder().decode(data);
   let layout: FlatFileLayout | undefined;
   let index: Record<string, number> = {};
+  const known = resolution ?? resolutionFromPath(file);
   const bars: { row: BarRow; line: number }[] = [];
   const seen = new Set<string>();
   let current = 0;
@@ -138,21 +139,21 @@ export function parseFlatFile(
       }
       if (layout === 'aggregates') {
         const windowStart = int(get('window_start'), 'window_start');
-        bars.push({
-          line: n,
-          row: {
-            ticker,
-            resolution: 'minute',
-            t: Number(windowStart / 1_000_000n),
-            o: float(get('open'), 'open'),
-            h: float(get('high'), 'high'),
-            l: float(get('low'), 'low'),
-            c: float(get('close'), 'close'),
-            v: float(get('volume'), 'volume'),
-            vw: null,
-            n: optInt(get('transactions'), 'transactions'),
-          },
-        });
+        const row: BarRow = {
+          ticker,
+          resolution: known ?? 'minute',
+          t: Number(windowStart / 1_000_000n),
+          o: float(get('open'), 'open'),
+          h: float(get('high'), 'high'),
+          l: float(get('low'), 'low'),
+          c: float(get('close'), 'close'),
+          v: float(get('volume'), 'volume'),
+          vw: null,
+          n: optInt(get('transactions'), 'transactions'),
+        };
+        // Without a known resolution the rows wait until the whole file has been seen.
+        if (known) sink.bar(row);
+        else bars.push({ row, line: n });
       } else if (layout === 'trades') {
         sink.trade({
           ticker,
@@ -192,8 +193,8 @@ export function parseFlatFile(
     throw e;
   }
   if (!layout) throw new IngestError({ file }, 'the file is empty (no header row)');
-  if (layout === 'aggregates') {
-    const res = resolution ?? resolutionFromPath(file) ?? inferResolution(bars.map((b) => b.row));
+  if (layout === 'aggregates' && !known) {
+    const res = inferResolution(bars.map((b) => b.row));
     for (const { row, line } of bars) {
       try {
         sink.bar({ ...row, resolution: res });

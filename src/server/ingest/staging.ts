@@ -216,11 +216,6 @@ export class Staging implements RowSink {
     });
   }
 
-  /** Rows collected so far for the current file. */
-  get rowCounts(): Readonly<RowCounts> {
-    return this.counts;
-  }
-
   trade(r: TradeRow): void {
     this.write(
       'trades',
