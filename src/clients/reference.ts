@@ -1,5 +1,10 @@
 import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import { InvalidParameterError } from '../core/errors.js';
+import type { DateInput } from '../core/operation.js';
 import type { PagePromise } from '../core/page-promise.js';
+import { Semaphore } from '../core/semaphore.js';
+import { encodeParam } from '../core/wire-values.js';
+import { getDatesBetween } from '../dates/get-dates-between.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import {
   conditions,
@@ -10,6 +15,7 @@ import {
   optionContract,
   optionContracts,
   splits,
+  stockFinancials,
   tickerDetails,
   tickerNews,
   tickers,
@@ -22,6 +28,8 @@ import type {
   Dividend,
   DividendsResponse,
   ExchangesResponse,
+  Financials,
+  FinancialsResponse,
   MarketHoliday,
   MarketStatusResponse,
   NewsArticle,
@@ -52,6 +60,7 @@ export const referenceOperations = {
   getMarketHolidays: marketHolidays,
   getConditions: conditions,
   getExchanges: exchanges,
+  getStockFinancialsVx: stockFinancials,
 } as const;
 
 const ops = referenceOperations;
@@ -144,6 +153,116 @@ export class AsyncReferenceClient extends BaseClient {
   getExchanges<const O extends Opt<'getExchanges'>>(options?: O): Promise<Result<ExchangesResponse, O>> {
     return this.call(ops.getExchanges, [], options);
   }
+
+  /** Financial statements from SEC filings (the experimental vX endpoint), paged by `next_url`. */
+  getStockFinancialsVx<const O extends Opt<'getStockFinancialsVx'>>(
+    options?: O,
+  ): PagePromise<Result<FinancialsResponse, O>, Financials> {
+    return this.call(ops.getStockFinancialsVx, [], options);
+  }
+
+  /**
+   * The details of one ticker as they were on each date of `fromDate`..`toDate` (inclusive) and of
+   * `customDates`: one `getTickerDetails` request per distinct date, in date order (`sort`). A failing
+   * date stops the scheduling of the others and the call rejects with that date's error.
+   *
+   * @returns the details by `YYYY-MM-DD` date, in `sort` order.
+   * @throws InvalidParameterError without `customDates` nor both `fromDate` and `toDate`.
+   */
+  async getBulkTickerDetails(
+    symbol: string,
+    options: BulkTickerDetailsOptions = {},
+  ): Promise<Record<string, TickerDetailsResponse>> {
+    const {
+      fromDate,
+      toDate,
+      customDates,
+      runParallel = true,
+      maxConcurrentWorkers = 10,
+      sort = 'asc',
+    } = options;
+    const dateParam = ops.getTickerDetails.params[1];
+    if (customDates === undefined && (fromDate === undefined || toDate === undefined)) {
+      throw new InvalidParameterError(
+        fromDate === undefined ? 'fromDate' : 'toDate',
+        fromDate === undefined ? fromDate : toDate,
+        'give customDates, or fromDate and toDate',
+      );
+    }
+    if (customDates !== undefined && !Array.isArray(customDates)) {
+      throw new InvalidParameterError('customDates', customDates, 'expected a list of dates');
+    }
+    if (sort !== 'asc' && sort !== 'desc')
+      throw new InvalidParameterError('sort', sort, "expected 'asc' or 'desc'");
+    const days = new Set<string>(
+      fromDate !== undefined && toDate !== undefined
+        ? getDatesBetween(
+            encodeParam({ ...dateParam, name: 'fromDate' }, fromDate),
+            encodeParam({ ...dateParam, name: 'toDate' }, toDate),
+          )
+        : [],
+    );
+    for (const day of customDates ?? []) days.add(encodeParam({ ...dateParam, name: 'customDates' }, day));
+    const ordered = [...days].sort();
+    if (sort === 'desc') ordered.reverse();
+    const semaphore = new Semaphore(runParallel ? maxConcurrentWorkers : 1, 'maxConcurrentWorkers');
+    const found = new Map<string, TickerDetailsResponse>();
+    let failure: { error: unknown } | undefined;
+    const running: Promise<void>[] = [];
+    for (const day of ordered) {
+      const release = await semaphore.acquire();
+      if (failure) {
+        release();
+        break;
+      }
+      const request = this.getTickerDetails(symbol, {
+        date: day,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      running.push(
+        request
+          .then(
+            (details) => {
+              found.set(day, details);
+            },
+            (error: unknown) => {
+              failure ??= { error };
+            },
+          )
+          .finally(release),
+      );
+    }
+    await Promise.all(running);
+    if (failure) throw failure.error;
+    return Object.fromEntries(ordered.map((day) => [day, found.get(day) as TickerDetailsResponse]));
+  }
+}
+
+/** Options of {@link AsyncReferenceClient.getBulkTickerDetails}. */
+export interface BulkTickerDetailsOptions {
+  /** First date of the range (inclusive). */
+  fromDate?: DateInput;
+  /** Last date of the range (inclusive). */
+  toDate?: DateInput;
+  /** Dates to add to the range (or to use alone). */
+  customDates?: readonly DateInput[];
+  /**
+   * Request several dates at once.
+   * @default true
+   */
+  runParallel?: boolean;
+  /**
+   * Most requests in flight with `runParallel`.
+   * @default 10
+   */
+  maxConcurrentWorkers?: number;
+  /**
+   * Order of the dates in the result.
+   * @default 'asc'
+   */
+  sort?: 'asc' | 'desc';
+  /** Cancels the requests. */
+  signal?: AbortSignal;
 }
 
 /** The synchronous reference-data client. */

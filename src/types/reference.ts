@@ -218,3 +218,51 @@ export interface SplitsResponse extends ListResponse<Split> {}
 export interface ConditionsResponse extends ListResponse<Condition> {}
 /** Exchanges. */
 export interface ExchangesResponse extends ListResponse<Exchange> {}
+
+/** One value of a financial statement. */
+export interface FinancialDataPoint {
+  label: string;
+  /** Position within the statement. */
+  order: number;
+  unit: string;
+  value: number;
+  /** With `includeSources`: reports the value was derived from. */
+  derived_from?: string[];
+  /** With `includeSources`: the imputation formula. */
+  formula?: string;
+  /** With `includeSources`: how the value was obtained. */
+  source?: string;
+  /** With `includeSources`: where the value is in the XBRL file. */
+  xpath?: string;
+}
+
+/** A financial statement: its data points by field name (`assets`, `revenues` …). */
+export type FinancialStatement = Record<string, FinancialDataPoint>;
+
+/** The financials of one filing. */
+export interface Financials {
+  cik: string;
+  company_name: string;
+  fiscal_period: string;
+  fiscal_year?: string;
+  /** annual, quarterly or ttm. */
+  timeframe?: string;
+  tickers?: string[];
+  sic?: string;
+  /** `YYYY-MM-DD`, like the other dates. */
+  start_date?: string;
+  end_date?: string;
+  filing_date?: string;
+  acceptance_datetime?: string;
+  source_filing_url?: string;
+  source_filing_file_url?: string;
+  financials: {
+    balance_sheet?: FinancialStatement;
+    cash_flow_statement?: FinancialStatement;
+    comprehensive_income?: FinancialStatement;
+    income_statement?: FinancialStatement;
+  };
+}
+
+/** Financials, paged by `next_url`. */
+export interface FinancialsResponse extends ListResponse<Financials> {}

@@ -62,6 +62,13 @@ const cases: BadCase[] = [
   bad('forex', 'getHistoricForexTicks', 'limit', 'EUR', 'USD', '2024-01-02', { limit: 10001 }),
   bad('forex', 'realTimeCurrencyConversion', 'precision', 'EUR', 'USD', 1, { precision: 5 }),
   bad('reference', 'getOptionContracts', 'limit', { limit: 1001 }),
+  bad('reference', 'getStockFinancialsVx', 'limit', { limit: 101 }),
+  bad('reference', 'getStockFinancialsVx', 'timeFrame', { timeFrame: 'monthly' }),
+  bad('reference', 'getBulkTickerDetails', 'sort', 'AAPL', { customDates: ['2022-06-20'], sort: 'up' }),
+  bad('reference', 'getBulkTickerDetails', 'maxConcurrentWorkers', 'AAPL', {
+    customDates: ['2022-06-20'],
+    maxConcurrentWorkers: 0,
+  }),
   bad('stocks', 'getTradesV3', 'maxPages', 'AAPL', { allPages: true, maxPages: 0 }),
   // Unknown enumeration values.
   bad('stocks', 'getAggregateBars', 'timespan', 'AAPL', '2024-01-02', '2024-01-03', {

@@ -204,6 +204,34 @@ const cases: OperationCase[] = [
     recorded: 'v3/reference/conditions&asset_class=stocks.json',
   },
   {
+    method: 'getStockFinancialsVx',
+    args: [],
+    path: '/vX/reference/financials',
+    query: [
+      ['include_sources', 'false'],
+      ['order', 'asc'],
+      ['limit', '50'],
+      ['sort', 'filing_date'],
+    ],
+    recorded: 'vX/reference/financials.json',
+  },
+  {
+    method: 'getStockFinancialsVx',
+    args: [
+      { ticker: 'aapl', timeFrame: 'annual', filingDateGte: '2020-01-01', includeSources: true, limit: 100 },
+    ],
+    path: '/vX/reference/financials',
+    query: [
+      ['ticker', 'AAPL'],
+      ['filing_date.gte', '2020-01-01'],
+      ['timeframe', 'annual'],
+      ['include_sources', 'true'],
+      ['order', 'asc'],
+      ['limit', '100'],
+      ['sort', 'filing_date'],
+    ],
+  },
+  {
     method: 'getExchanges',
     args: [],
     path: '/v3/reference/exchanges',
@@ -268,4 +296,76 @@ describe('pagination helpers on every client, sync and async', () => {
       await server.take();
     });
   }
+});
+
+describe('getBulkTickerDetails: one getTickerDetails per date, in date order', () => {
+  const server = new RecordingServer();
+  before(() => server.start());
+  after(() => server.stop());
+  const details = (day: string) => ({
+    status: 'OK',
+    request_id: day,
+    results: {
+      ticker: 'AAPL',
+      name: 'Apple',
+      market: 'stocks',
+      locale: 'us',
+      active: true,
+      currency_name: 'usd',
+    },
+  });
+
+  for (const variant of ['async', 'sync'] as const) {
+    test(`${variant}: the range and the custom dates, each once, sorted`, async () => {
+      await server.use('echoDate');
+      const options = {
+        fromDate: '2022-06-27',
+        toDate: new Date(Date.UTC(2022, 5, 28)),
+        customDates: ['2022-06-20', '2022-06-28'],
+        sort: 'desc',
+        maxConcurrentWorkers: 2,
+      } as const;
+      let result: Record<string, { request_id?: string }>;
+      if (variant === 'async') {
+        const client = ReferenceClient(KEY, { useAsync: true, baseUrl: server.url });
+        result = await client.getBulkTickerDetails('aapl', options);
+        await client.close();
+      } else {
+        const client = ReferenceClient(KEY, { baseUrl: server.url });
+        result = client.getBulkTickerDetails('aapl', options);
+        client.close();
+      }
+      assert.deepEqual(Object.keys(result), ['2022-06-28', '2022-06-27', '2022-06-20']);
+      for (const [day, body] of Object.entries(result)) assert.deepEqual(body, details(day));
+      const seen = await server.take();
+      assert.deepEqual(
+        seen.map((r) => [r.path, r.query]).sort(),
+        ['2022-06-20', '2022-06-27', '2022-06-28'].map((d) => ['/v3/reference/tickers/AAPL', [['date', d]]]),
+      );
+    });
+  }
+
+  test('no dates, or a failing date, is an error', async () => {
+    const client = ReferenceClient(KEY, { useAsync: true, baseUrl: server.url });
+    await assert.rejects(
+      client.getBulkTickerDetails('AAPL', { fromDate: '2022-06-27' }),
+      (e: Error) => (e as { parameter?: string }).parameter === 'toDate',
+    );
+    await assert.rejects(
+      client.getBulkTickerDetails('AAPL', { customDates: ['2022-02-30'] }),
+      (e: Error) => (e as { parameter?: string }).parameter === 'customDates',
+    );
+    assert.deepEqual(await server.take(), []);
+    await server.respond('{"status":"NOT_FOUND","request_id":"x","message":"Ticker not found."}', 404);
+    await assert.rejects(
+      client.getBulkTickerDetails('ZZZZ', {
+        fromDate: '2022-06-01',
+        toDate: '2022-06-03',
+        runParallel: false,
+      }),
+      (e: Error) => e.name === 'NotFoundError',
+    );
+    assert.equal((await server.take()).length, 1, 'a failure stops the scheduling of the other dates');
+    await client.close();
+  });
 });

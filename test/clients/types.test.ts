@@ -271,6 +271,10 @@ const operations: Record<string, { call: string; bodies: string[] }> = {
     bodies: ['r:v3/reference/conditions&asset_class=stocks.json'],
   },
   'reference.getExchanges': { call: 'reference.getExchanges()', bodies: ['r:v3/reference/exchanges.json'] },
+  'reference.getStockFinancialsVx': {
+    call: 'reference.getStockFinancialsVx()',
+    bodies: ['r:vX/reference/financials.json'],
+  },
 };
 
 /**
@@ -307,6 +311,7 @@ const specIds: Record<string, string> = {
   'reference.getStockSplits': 'ListStockSplits',
   'reference.getConditions': 'ListConditions',
   'reference.getExchanges': 'ListExchanges',
+  'reference.getStockFinancialsVx': 'ListFinancials',
   'options.getMacd': 'GetOptionsMACD',
   'indices.getSma': 'GetIndicesSMA',
   'forex.getRsi': 'GetForexRSI',

@@ -136,4 +136,18 @@ function minuteBars(req: SeenRequest, origin: string, config: MinuteBarsConfig):
   return { body: JSON.stringify(body) };
 }
 
-export const handlers: Record<string, Handler> = { fixed, paginated, minuteBars };
+/** Ticker details whose `request_id` is the `date` asked for: tells the answers of bulk requests apart. */
+function echoDate(req: SeenRequest): Answer {
+  const day = req.query.find(([k]) => k === 'date')?.[1] ?? 'none';
+  const results = {
+    ticker: 'AAPL',
+    name: 'Apple',
+    market: 'stocks',
+    locale: 'us',
+    active: true,
+    currency_name: 'usd',
+  };
+  return { body: JSON.stringify({ status: 'OK', request_id: day, results }) };
+}
+
+export const handlers: Record<string, Handler> = { fixed, paginated, minuteBars, echoDate };
