@@ -5,11 +5,11 @@ import { aggregateRoutes } from './aggregates.js';
 import { forexCryptoRoutes } from './forex-crypto.js';
 import { indicatorRoutes } from './indicators.js';
 import { lastRoutes } from './last.js';
-import { tradesQuotesRoutes } from './trades-quotes.js';
 import { marketStatusRoutes } from './market-status.js';
 import { optionsSnapshotRoutes } from './options-snapshots.js';
 import { referenceRoutes } from './reference.js';
 import { snapshotRoutes } from './snapshots.js';
+import { tradesQuotesRoutes } from './trades-quotes.js';
 
 /** A route module registers the routes of one API family on the app. */
 export type RouteModule = (app: Hono<AppEnv>, ctx: ServerContext) => void;
