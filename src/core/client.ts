@@ -169,6 +169,7 @@ export abstract class BaseClient {
     const keys = callOptionKeys(op);
     // Validate now: a bad argument is an error before any request, even if the result is never awaited.
     const built = buildRequest(op, positional, opts, keys);
+    if (op.fullRange) validateFullRange(opts);
     if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
     if (op.paging !== 'next_url') return this.#single(built.target, opts);
     validatePagination(opts);
@@ -430,6 +431,24 @@ function validatePagination(opts: Record<string, unknown>): void {
     const v = opts[key];
     if (v !== undefined && typeof v !== 'boolean')
       throw new InvalidParameterError(key, v, 'expected true or false');
+  }
+}
+
+function validateFullRange(opts: Record<string, unknown>): void {
+  for (const key of ['fullRange', 'runParallel', 'warnings', 'info', 'highVolatility']) {
+    const v = opts[key];
+    if (v !== undefined && typeof v !== 'boolean')
+      throw new InvalidParameterError(key, v, 'expected true or false');
+  }
+  const workers = opts.maxConcurrentWorkers;
+  if (
+    workers !== undefined &&
+    (typeof workers !== 'number' || !Number.isSafeInteger(workers) || workers < 1)
+  ) {
+    throw new InvalidParameterError('maxConcurrentWorkers', workers, 'expected a positive integer');
+  }
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
+    throw new InvalidParameterError('onProgress', opts.onProgress, 'expected a function');
   }
 }
 

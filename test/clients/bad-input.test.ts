@@ -118,6 +118,43 @@ const cases: BadCase[] = [
   bad('reference', 'getOptionContract', 'ticker', 'EVRI'),
 ];
 
+// The aggregate and indicator parameters, through every market client.
+const symbols: [ClientName, string][] = [
+  ['stocks', 'AAPL'],
+  ['options', CONTRACT],
+  ['indices', 'SPX'],
+  ['forex', 'EURUSD'],
+  ['crypto', 'BTCUSD'],
+];
+for (const [client, symbol] of symbols) {
+  const bars = (parameter: string, from: unknown, to: unknown, options?: object) =>
+    cases.push(bad(client, 'getAggregateBars', parameter, symbol, from, to, ...(options ? [options] : [])));
+  bars('fromDate', '2024-02-30', '2024-03-01');
+  bars('fromDate', '2024-03-02', '2024-03-01');
+  bars('limit', '2024-01-02', '2024-01-03', { limit: 50001 });
+  bars('multiplier', '2024-01-02', '2024-01-03', { multiplier: 0 });
+  bars('timespan', '2024-01-02', '2024-01-03', { timespan: 'fortnight' });
+  bars('sort', '2024-01-02', '2024-01-03', { sort: 'descending' });
+  bars('fullRange', '2024-01-02', '2024-01-03', { fullRange: 'yes' });
+  bars('runParallel', '2024-01-02', '2024-01-03', { fullRange: true, runParallel: 1 });
+  cases.push(bad(client, 'getFullRangeAggregateBars', 'toDate', symbol, '2024-01-02', '2024-13-01'));
+  cases.push(
+    bad(client, 'getFullRangeAggregateBars', 'maxConcurrentWorkers', symbol, '2024-01-02', '2024-01-03', {
+      maxConcurrentWorkers: 0,
+    }),
+  );
+  cases.push(bad(client, 'getSma', 'windowSize', symbol, { windowSize: 0 }));
+  cases.push(bad(client, 'getEma', 'limit', symbol, { limit: 5001 }));
+  cases.push(bad(client, 'getRsi', 'seriesType', symbol, { seriesType: 'median' }));
+  cases.push(bad(client, 'getMacd', 'order', symbol, { order: 'sideways' }));
+  cases.push(bad(client, 'getMacd', 'timestampGte', symbol, { timestampGte: '2024-02-30' }));
+}
+cases.push(
+  bad('indices', 'getSnapshot', 'symbols', {
+    symbols: Array.from({ length: 251 }, (_, i) => `IX${i}`).join(','),
+  }),
+);
+
 const show = (a: unknown) => (Array.isArray(a) && a.length > 5 ? `[${a.length} items]` : JSON.stringify(a));
 
 async function errorOf(run: () => unknown): Promise<unknown> {
