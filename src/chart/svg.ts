@@ -140,9 +140,14 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
   const every = Math.max(1, Math.ceil(candles.length / Math.max(1, Math.floor(plotW / 130))));
   for (let i = 0; i < candles.length; i += every) {
     const lx = r2(x(i));
+    const label = timeLabel(candles, i, options.timeZone);
+    // Centred under its candle, but kept inside the picture (about 7 px per character at 12 px).
+    const half = label.length * 3.6;
+    const anchor = lx - half < 2 ? 'start' : lx + half > width - 2 ? 'end' : 'middle';
+    const tx = anchor === 'start' ? 2 : anchor === 'end' ? width - 2 : lx;
     out.push(
       `<line x1="${lx}" x2="${lx}" y1="${volBottom}" y2="${volBottom + 5}" stroke="#888"/>`,
-      `<text class="time-label" x="${lx}" y="${volBottom + 20}" font-size="12" text-anchor="middle" fill="#333">${esc(timeLabel(candles, i, options.timeZone))}</text>`,
+      `<text class="time-label" x="${tx}" y="${volBottom + 20}" font-size="12" text-anchor="${anchor}" fill="#333">${esc(label)}</text>`,
     );
   }
   out.push('</g>');

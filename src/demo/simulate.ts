@@ -75,6 +75,10 @@ const MACROS = `
  *
  * Intraday pattern: volatility and volume are U-shaped over the session (high at the open and the
  * close), volatility varies from day to day, and overnight gaps open each day.
+ *
+ * Floating-point sums are ordered (`sum(x ORDER BY t)`): DuckDB adds in parallel, in whatever order its
+ * threads finish, and the last bit of an unordered sum (and so a rounded price) could differ from run
+ * to run.
  */
 export async function simulateMarket(store: Store): Promise<SimulationSummary> {
   const started = performance.now();
@@ -130,8 +134,8 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
   // The index: 1000 × the average of the stocks' adjusted prices relative to their start.
   await store.run(`
     INSERT INTO bars
-    SELECT ${sqlString(SIM_INDEX.ticker)}, 'minute', t, round(avg(o / p0) * 1000, 2), round(avg(h / p0) * 1000, 2),
-           round(avg(l / p0) * 1000, 2), round(avg(c / p0) * 1000, 2), 0, NULL, NULL
+    SELECT ${sqlString(SIM_INDEX.ticker)}, 'minute', t, round(avg(o / p0 ORDER BY k) * 1000, 2), round(avg(h / p0 ORDER BY k) * 1000, 2),
+           round(avg(l / p0 ORDER BY k) * 1000, 2), round(avg(c / p0 ORDER BY k) * 1000, 2), 0, NULL, NULL
       FROM sim_path GROUP BY t`);
 
   // Trades of the last days: each minute's trades run from its open through its high and low to its
@@ -162,7 +166,7 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
     INSERT INTO bars
     SELECT ticker, 'minute', (sip_timestamp // 60000000000) * 60000 AS t,
            arg_min(price, sequence_number), max(price), min(price), arg_max(price, sequence_number),
-           sum(size), round(sum(price * size) / sum(size), 4), count(*)
+           sum(size), round(sum(price * size ORDER BY sequence_number) / sum(size), 4), count(*)
       FROM trades WHERE ticker IN (SELECT ticker FROM sim_stocks) GROUP BY ticker, t`);
 
   // NBBO quotes of the same days: a tight spread around a mid that moves from each minute's open to its close.
@@ -188,8 +192,8 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
   await store.run(`
     INSERT INTO bars
     -- Regular-session minutes (13:30–21:00 UTC) fall on the UTC date of their New York trading day.
-    SELECT b.ticker, 'day', d.midnight_ms, arg_min(o, t), max(h), min(l), arg_max(c, t), sum(v),
-           CASE WHEN sum(v) > 0 THEN round(sum(vw * v) / sum(v), 4) END, sum(n)
+    SELECT b.ticker, 'day', d.midnight_ms, arg_min(o, t), max(h), min(l), arg_max(c, t), sum(v ORDER BY t),
+           CASE WHEN sum(v) > 0 THEN round(sum(vw * v ORDER BY t) / sum(v ORDER BY t), 4) END, sum(n)
       FROM bars b JOIN sim_days d ON b.t // ${DAY} = d.open_ms // ${DAY}
      WHERE b.resolution = 'minute' AND NOT starts_with(b.ticker, 'O:') GROUP BY b.ticker, d.midnight_ms`);
 
@@ -247,8 +251,8 @@ async function simulatePairs(store: Store, endMs: number): Promise<void> {
       FROM (SELECT *, p0 * 0.00004 AS sp FROM sim_pair_path)`);
   await store.run(`
     INSERT INTO bars
-    SELECT ticker, 'day', t // ${DAY} * ${DAY} AS day, arg_min(o, t), max(h), min(l), arg_max(c, t), sum(v),
-           round(sum(vw * v) / sum(v), 6), sum(n)
+    SELECT ticker, 'day', t // ${DAY} * ${DAY} AS day, arg_min(o, t), max(h), min(l), arg_max(c, t), round(sum(v ORDER BY t), 4),
+           round(sum(vw * v ORDER BY t) / sum(v ORDER BY t), 6), sum(n)
       FROM bars WHERE resolution = 'minute' AND (starts_with(ticker, 'C:') OR starts_with(ticker, 'X:'))
      GROUP BY ticker, day`);
 }

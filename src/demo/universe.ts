@@ -32,7 +32,7 @@ export interface SimPair {
 /** The seed every random draw derives from. */
 export const SIM_SEED = 20240101;
 /** Bumped when the generator changes, so that a cached store of an older generator is rebuilt. */
-export const SIM_VERSION = 3;
+export const SIM_VERSION = 4;
 /** First and last trading day of the simulated year. */
 export const SIM_FIRST_DAY = '2024-01-02';
 export const SIM_LAST_DAY = '2024-12-31';
