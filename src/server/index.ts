@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { NEW_YORK, startOfDay } from '../dates/time-zone.js';
+import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
 import { cachingStore } from './market/cache.js';
@@ -99,7 +99,7 @@ export function parseNow(now: number | string): number {
       const next = new Date(`${now}T00:00:00Z`);
       if (!Number.isNaN(next.getTime())) {
         next.setUTCDate(next.getUTCDate() + 1);
-        return startOfDay(next.toISOString().slice(0, 10), NEW_YORK) - 1;
+        return zonedToUtc(NEW_YORK, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate()) - 1;
       }
     } else if (/^\d+$/.test(now)) return Number(now);
     else {
@@ -123,7 +123,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const host = options.host ?? '127.0.0.1';
   const keys = (options.apiKeys ?? []).filter((k) => k !== '');
   if (!isLoopback(host) && keys.length === 0) {
-    throw new Error(`Binding ${host} (not loopback) requires at least one API key (--api-key)`);
+    throw new Error(`Binding ${host} (not loopback) requires at least one API key`);
   }
   const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
   const log = options.log ?? ((line: string) => console.error(line));
