@@ -169,6 +169,9 @@ export abstract class BaseClient {
     const keys = callOptionKeys(op);
     // Validate now: a bad argument is an error before any request, even if the result is never awaited.
     const built = buildRequest(op, positional, opts, keys);
+    if (opts.rawResponse !== undefined && typeof opts.rawResponse !== 'boolean') {
+      throw new InvalidParameterError('rawResponse', opts.rawResponse, 'expected true or false');
+    }
     if (op.fullRange) validateFullRange(opts);
     if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
     if (op.paging !== 'next_url') return this.#single(built.target, opts);

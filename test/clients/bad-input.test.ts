@@ -93,6 +93,8 @@ const cases: BadCase[] = [
   bad('reference', 'getStockSplits', 'reverseSplit', { reverseSplit: 1 }),
   bad('stocks', 'getLastTrade', 'symbol', 42),
   bad('stocks', 'getTradesV3', 'bogus', 'AAPL', { bogus: 1 }),
+  bad('stocks', 'getLastTrade', 'rawResponse', 'AAPL', { rawResponse: 'yes' }),
+  bad('crypto', 'getLevel2Book', 'rawResponse', 'BTCUSD', { rawResponse: 1 }),
   // Lists.
   bad('stocks', 'getSnapshotAll', 'symbols', { symbols: 42 }),
   bad('stocks', 'getSnapshotAll', 'symbols', { symbols: { AAPL: true } }),
