@@ -41,11 +41,19 @@ export function periodStartDay(timespan: BarTimespan, index: number): number {
   return Date.UTC(index, 0, 1) / DAY_MS;
 }
 
-/** Midnight in `tz` of the local day `day`, as Unix ms. */
+const midnights = new Map<string, number>();
+
+/** Midnight in `tz` of the local day `day`, as Unix ms (memoised: each costs several `Intl` calls). */
 export function localMidnight(tz: string, day: number): number {
   if (tz === 'UTC') return day * DAY_MS;
+  const key = `${tz}|${day}`;
+  const known = midnights.get(key);
+  if (known !== undefined) return known;
   const d = new Date(day * DAY_MS);
-  return zonedToUtc(tz, d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  const ms = zonedToUtc(tz, d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  if (midnights.size >= 100_000) midnights.clear();
+  midnights.set(key, ms);
+  return ms;
 }
 
 /** The local day (days since 1970-01-01 on the wall calendar) of the instant `ms`. */
