@@ -98,7 +98,10 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
   }
   for (const [entry, data] of entries) {
     const where = { file, entry };
-    const text = decoder.decode(data);
+    // Tick entries go to DuckDB as bytes; everything else is parsed here.
+    const native =
+      desc.kind === 'trade-ticks' || desc.kind === 'quote-ticks' || desc.kind === 'fx-quote-ticks';
+    const text = native ? '' : decoder.decode(data);
     switch (desc.kind) {
       case 'trade-ticks':
       case 'quote-ticks':
@@ -107,7 +110,7 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
         sink.ticker(fx ? pairTicker(desc.ticker, 'fx') : stockTicker(desc.ticker));
         const path = sink.stagedPath(`ticks-${++stagedFiles}.csv`);
         const tz = dataTimeZone(fx ? 'forex' : 'equity');
-        sink.native(stageTickEntry(desc.kind, path, text, where, desc.ticker, desc.date, tz));
+        sink.native(stageTickEntry(desc.kind, path, data, where, desc.ticker, desc.date, tz));
         break;
       }
       case 'bars':

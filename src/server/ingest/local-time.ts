@@ -1,4 +1,4 @@
-import { zonedToUtc } from '../../dates/time-zone.js';
+import { zonedToUtc, zoneOffset } from '../../dates/time-zone.js';
 
 /** A calendar date as written in Lean's file names and rows. */
 export interface LeanDate {
@@ -110,9 +110,21 @@ export function sessionStartParser(tz: string): (date: LeanDate) => number {
     const key = d.year * 10_000 + d.month * 100 + d.day;
     let t = cache.get(key);
     if (t === undefined) {
-      t = zonedToUtc(tz, d.year, d.month, d.day);
+      t = midnight(tz, d);
       cache.set(key, t);
     }
     return t;
   };
+}
+
+/**
+ * Midnight of `d` in `tz`: the offset at noon, confirmed at the candidate instant (two look-ups);
+ * on the rare day where they differ, the full `zonedToUtc`.
+ */
+function midnight(tz: string, d: LeanDate): number {
+  const naive = Date.UTC(d.year, d.month - 1, d.day);
+  if (tz === 'UTC') return naive;
+  const candidate = naive - zoneOffset(naive + 12 * HOUR, tz);
+  if (naive - zoneOffset(candidate, tz) === candidate) return candidate;
+  return zonedToUtc(tz, d.year, d.month, d.day);
 }

@@ -1,8 +1,7 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Store } from '../store/store.js';
 import { IngestError, type IngestLocation } from './ingest-error.js';
 import { exchangeSqlCase, saleConditions } from './lean-codes.js';
-import { eachLine } from './lines.js';
 import { type LeanDate, wallClockOffsets } from './local-time.js';
 
 /**
@@ -62,33 +61,21 @@ const COLUMNS: Record<NativeTickKind, readonly (readonly [string, string])[]> = 
 let counter = 0;
 
 /**
- * Writes `text` (one Lean CSV entry) to `path` as `<line>,<row>` lines, refusing empty lines, and
+ * Writes `data` (one Lean CSV entry) to `path` as `<line>,<row>` lines, refusing empty lines, and
  * returns the source that loads it.
  */
 export function stageTickEntry(
   kind: NativeTickKind,
   path: string,
-  text: string,
+  data: Uint8Array,
   where: IngestLocation,
   ticker: string,
   date: LeanDate,
   tz: string,
 ): NativeSource {
-  const fd = openSync(path, 'w');
-  try {
-    let chunk: string[] = [];
-    eachLine(text, (line, n) => {
-      if (line === '') throw new IngestError({ ...where, line: n }, 'empty line');
-      chunk.push(`${n},${line}\n`);
-      if (chunk.length >= 16_384) {
-        writeSync(fd, chunk.join(''));
-        chunk = [];
-      }
-    });
-    if (chunk.length > 0) writeSync(fd, chunk.join(''));
-  } finally {
-    closeSync(fd);
-  }
+  const numbered = numberLines(data);
+  if (typeof numbered === 'number') throw new IngestError({ ...where, line: numbered }, 'empty line');
+  writeFileSync(path, numbered);
   const raw = `temp.main.raw_ticks_${++counter}`;
   const table = kind === 'trade-ticks' ? 'trades' : 'quotes';
   return {
@@ -118,40 +105,38 @@ async function prepare(
   } catch (e) {
     throw csvError(e, where);
   }
-  await check(store, raw, where, 'ms < 0 OR ms IS NULL', 'time is missing or negative');
+  const checks: [string, string][] = [['ms < 0 OR ms IS NULL', 'time is missing or negative']];
   if (kind !== 'fx-quote-ticks') {
-    await check(
-      store,
-      raw,
-      where,
+    checks.push([
       "NOT regexp_matches(coalesce(cond, ''), '^[0-9a-fA-F]{1,8}$')",
       'condition is not a hexadecimal mask',
-    );
+    ]);
   }
   if (kind === 'trade-ticks') {
-    await check(
-      store,
-      raw,
-      where,
-      "coalesce(suspicious, '') NOT IN ('0', '1')",
-      'suspicious flag is not 0 or 1',
-    );
-    await check(store, raw, where, 'price IS NULL OR size IS NULL', 'price or size is missing');
+    checks.push(["coalesce(suspicious, '') NOT IN ('0', '1')", 'suspicious flag is not 0 or 1']);
+    checks.push(['price IS NULL OR size IS NULL', 'price or size is missing']);
   } else {
-    const cols = kind === 'quote-ticks' ? 'bid_price, bid_size, ask_price, ask_size' : 'bid_price, ask_price';
-    await check(
-      store,
-      raw,
-      where,
-      `coalesce(${cols
-        .split(', ')
-        .map((c) => `${c} IS NULL`)
-        .join(' OR ')}, true)`,
-      'a price or size is missing',
-    );
+    const cols =
+      kind === 'quote-ticks'
+        ? ['bid_price', 'bid_size', 'ask_price', 'ask_size']
+        : ['bid_price', 'ask_price'];
+    checks.push([cols.map((c) => `${c} IS NULL`).join(' OR '), 'a price or size is missing']);
   }
   const sip = nanosSql(date, tz);
   const t = `'${ticker.replaceAll("'", "''")}'`;
+  // One scan: the first line failing each check, and the time range.
+  const [summary] = await store.all<Record<string, bigint | null>>(
+    `SELECT ${checks.map(([bad], i) => `min(line) FILTER (WHERE ${bad}) AS bad${i}`).join(', ')},
+       min(${sip}) AS lo, max(${sip}) AS hi, count(*) AS n FROM ${raw}`,
+  );
+  let first: { line: number; reason: string } | undefined;
+  checks.forEach(([, reason], i) => {
+    const line = summary?.[`bad${i}`];
+    if (line !== null && line !== undefined && (!first || Number(line) < first.line))
+      first = { line: Number(line), reason };
+  });
+  if (first) throw new IngestError({ ...where, line: first.line }, first.reason);
+  const range = { lo: summary?.lo ?? null, hi: summary?.hi ?? null, n: summary?.n ?? 0n };
   let select: string;
   if (kind === 'trade-ticks') {
     const masks = await store.all<{ cond: string }>(`SELECT DISTINCT cond FROM ${raw}`);
@@ -168,16 +153,7 @@ async function prepare(
   } else {
     select = nbboSelect(raw, t, sip);
   }
-  const [range] = await store.all<{ lo: bigint | null; hi: bigint | null; n: bigint }>(
-    `SELECT min(${sip}) AS lo, max(${sip}) AS hi, count(*) AS n FROM ${raw}`,
-  );
-  return {
-    select,
-    tickers: [ticker],
-    min: range?.lo ?? 0n,
-    max: range?.hi ?? -1n,
-    rows: Number(range?.n ?? 0n),
-  };
+  return { select, tickers: [ticker], min: range.lo ?? 0n, max: range.hi ?? -1n, rows: Number(range.n) };
 }
 
 /**
@@ -209,6 +185,45 @@ function nbboSelect(raw: string, ticker: string, sip: string): string {
     FROM w WHERE NOT absorbed ORDER BY line`;
 }
 
+const NL = 10;
+const CR = 13;
+const COMMA = 44;
+
+/**
+ * `data` with each line prefixed by its 1-based number and a comma, CRLF and a missing final newline
+ * normalised to LF; or the number of the first empty line. Works on bytes: a tick file is tens of
+ * megabytes, and decoding it to a string and splitting it would mostly feed the garbage collector.
+ */
+export function numberLines(data: Uint8Array): Uint8Array | number {
+  let lines = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === NL) lines++;
+  if (data.length > 0 && data[data.length - 1] !== NL) lines++;
+  const out = new Uint8Array(data.length + lines * (String(lines).length + 2));
+  let o = 0;
+  let start = 0;
+  let n = 0;
+  while (start < data.length) {
+    let end = data.indexOf(NL, start);
+    if (end === -1) end = data.length;
+    const stop = end > start && data[end - 1] === CR ? end - 1 : end;
+    n++;
+    if (stop === start) return n;
+    let digits = n;
+    const from = o;
+    do {
+      out[o++] = 48 + (digits % 10);
+      digits = Math.floor(digits / 10);
+    } while (digits > 0);
+    out.subarray(from, o).reverse();
+    out[o++] = COMMA;
+    out.set(data.subarray(start, stop), o);
+    o += stop - start;
+    out[o++] = NL;
+    start = end + 1;
+  }
+  return out.subarray(0, o);
+}
+
 /** SQL for Unix ns of the row's `ms` (ms since midnight of `date`, wall clock in `tz`). */
 function nanosSql(date: LeanDate, tz: string): string {
   const { naiveMidnight, changes } = wallClockOffsets(date, tz);
@@ -219,19 +234,6 @@ function nanosSql(date: LeanDate, tz: string): string {
   }
   const whole = `(${naiveMidnight} + CAST(floor(ms) AS BIGINT) - (${offset}))`;
   return `(${whole} * 1000000 + CAST(round((ms - floor(ms)) * 1000000) AS BIGINT))`;
-}
-
-async function check(
-  store: Store,
-  raw: string,
-  where: IngestLocation,
-  bad: string,
-  reason: string,
-): Promise<void> {
-  const [row] = await store.all<{ line: bigint | null }>(`SELECT min(line) AS line FROM ${raw} WHERE ${bad}`);
-  if (row?.line !== null && row?.line !== undefined) {
-    throw new IngestError({ ...where, line: Number(row.line) }, reason);
-  }
 }
 
 /** DuckDB's CSV error as an `IngestError` at the line it names. */

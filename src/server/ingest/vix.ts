@@ -1,6 +1,6 @@
-import { zonedToUtc } from '../../dates/time-zone.js';
 import { IngestError } from './ingest-error.js';
 import { eachLine } from './lines.js';
+import { sessionStartParser } from './local-time.js';
 import { indexTicker } from './reference.js';
 import type { RowSink } from './staging.js';
 
@@ -14,6 +14,7 @@ export function parseVixCsv(file: string, bytes: Uint8Array, sink: RowSink, tz: 
   const text = new TextDecoder().decode(bytes);
   const ticker = 'I:VIX';
   sink.ticker(indexTicker(ticker));
+  const session = sessionStartParser(tz);
   let sawHeader = false;
   eachLine(text, (line, n) => {
     const where = { file, line: n };
@@ -33,7 +34,7 @@ export function parseVixCsv(file: string, bytes: Uint8Array, sink: RowSink, tz: 
       throw new IngestError(where, 'OPEN, HIGH, LOW and CLOSE must be numbers');
     }
     const [o, h, l, c] = values as [number, number, number, number];
-    const t = zonedToUtc(tz, Number(m[1]), Number(m[2]), Number(m[3]));
+    const t = session({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) });
     sink.bar({ ticker, resolution: 'day', t, o, h, l, c, v: 0, vw: null, n: null });
   });
   if (!sawHeader) throw new IngestError({ file }, 'the file is empty');
