@@ -198,4 +198,72 @@ describe('the official JS client against the local server', () => {
     assert.equal(lastQuote.last?.bid, bid);
     assert.equal(lastQuote.symbol, 'EUR/USD');
   });
+
+  test('forex, crypto and options calls: quotes, historic ticks, open/close, last trade, RSI, option bars', async (t) => {
+    const server = await fixtureServer(t, { now: Date.UTC(2018, 3, 4, 12) });
+    if (!server) return;
+    const paged = restClient('any-key', server.url, { pagination: true });
+    const plain = restClient('any-key', server.url);
+    const ticks = leanRows('forex/oanda/tick/eurusd/20140501_quote.zip');
+    const may1 = Date.UTC(2014, 4, 1);
+    const inFirstMinute = ticks.filter((f) => Number(f[0]) < 60_000);
+    const gte = String(BigInt(may1) * 1_000_000n);
+    const lt = String(BigInt(may1 + 60_000) * 1_000_000n);
+    const quotes = await paged.getForexQuotes(
+      'C:EURUSD',
+      undefined,
+      gte,
+      undefined,
+      undefined,
+      lt,
+      'asc' as never,
+      5,
+    );
+    assert.equal(quotes.results?.length, inFirstMinute.length);
+    assert.deepEqual(
+      (quotes.results ?? []).map((q) => q.bid_price).sort(),
+      inFirstMinute.map((f) => Number(f[1])).sort(),
+    );
+    const historic = await plain.deprecatedGetHistoricForexQuotes('EUR', 'USD', '2014-05-01', undefined, 3);
+    assert.deepEqual(
+      historic.ticks?.map((k) => (k as { b: number }).b),
+      ticks.slice(0, 3).map((f) => Number(f[1])),
+    );
+    const fx = await plain.getForexAggregates('C:EURUSD', 1, 'day' as never, '2014-05-01', '2014-05-01');
+    assert.equal(fx.results?.[0]?.t, may1);
+
+    const daily = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((f) =>
+      f[0]?.startsWith('20180404'),
+    ) as string[];
+    const oc = await plain.getCryptoOpenClose('BTC', 'USD', '2018-04-04');
+    assert.equal(oc.open, Number(daily[1]));
+    assert.equal(oc.close, Number(daily[4]));
+    const last = await plain.getLastCryptoTrade('BTC', 'USD');
+    assert.equal(last.symbol, 'BTC-USD');
+    assert.equal(typeof last.last?.price, 'number');
+    const rsi = await plain.getCryptoRSI(
+      'X:BTCUSD',
+      undefined,
+      'day' as never,
+      14,
+      'close' as never,
+      false,
+      'desc' as never,
+      1,
+    );
+    assert.equal(rsi.results?.values?.[0]?.timestamp, Date.UTC(2018, 3, 4));
+
+    const option = leanRows(
+      'option/usa/minute/spy/20230803_trade_american.zip',
+      '20230803_spy_minute_trade_american_call_4300000_20230901.csv',
+    );
+    const bars = await plain.getOptionsAggregates(
+      'O:SPY230901C00430000',
+      1,
+      'day' as never,
+      '2023-08-03',
+      '2023-08-03',
+    );
+    assert.equal(bars.results?.[0]?.c, Number(option[option.length - 1]?.[4]) / 10_000);
+  });
 });
