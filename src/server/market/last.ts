@@ -66,7 +66,7 @@ export async function lastQuoteBar(
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],
   );
-  return rows[0];
+  return rows[0] ? { ...rows[0] } : undefined;
 }
 
 /** The closing price of the latest trade bar of `ticker` ending at or before `atMs`, or undefined. */
@@ -81,7 +81,7 @@ export async function lastBarClose(
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],
   );
-  return rows[0];
+  return rows[0] ? { ...rows[0] } : undefined;
 }
 
 /** The first instant (Unix ms) with data for `ticker` (ticks or bars), or undefined. */
