@@ -108,6 +108,30 @@ describe('full-range aggregate bars over loopback HTTP', () => {
     assert.ok(seen.every((r) => r.path.startsWith('/v2/aggs/ticker/X:BTCUSD/range/1/minute/')));
   });
 
+  test('without fullRange, allPages follows the aggregate next_url (from replaced by the next bar) through a day', async () => {
+    await server.use('minuteBars', config({ timeZone: 'America/New_York', cap: 100, spillMs: 0 }));
+    const client = StocksClient(KEY, { useAsync: true, baseUrl: server.url });
+    const merged = await client.getAggregateBars('AAPL', '2024-01-03', '2024-01-03', {
+      timespan: 'minute',
+      allPages: true,
+    });
+    await client.close();
+    const day = expected(
+      Date.parse('2024-01-03T00:00:00-05:00'),
+      Date.parse('2024-01-04T00:00:00-05:00'),
+      'asc',
+    );
+    assert.deepEqual(merged.results, day);
+    const seen = await server.take();
+    assert.equal(seen.length, Math.ceil(day.length / 100));
+    assert.equal(seen[0]?.path, '/v2/aggs/ticker/AAPL/range/1/minute/2024-01-03/2024-01-03');
+    assert.equal(seen[1]?.path, `/v2/aggs/ticker/AAPL/range/1/minute/${day[100]?.t}/2024-01-03`);
+    assert.deepEqual(
+      seen[1]?.query.map(([k]) => k),
+      ['cursor'],
+    );
+  });
+
   test('indices: I: added, New York days, adjusted accepted and never sent', async () => {
     const client = IndexClient(KEY, { useAsync: true, baseUrl: server.url, logger: () => {} });
     const bars = await client.getFullRangeAggregateBars('spx', FROM, TO, { adjusted: true, sort: 'desc' });
