@@ -194,6 +194,23 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
     assert.deepEqual(desc.body.results, [...whole.body.results].reverse());
   });
 
+  test('descending pages walk backwards: next_url moves the end of the range', async (t) => {
+    const server = await fixtureServer(t);
+    if (!server) return;
+    const whole = await getJson(server, '/v2/aggs/ticker/SPY/range/1/day/2013-09-01/2013-10-31?limit=50000');
+    const paged: unknown[] = [];
+    let next: string | undefined = '/v2/aggs/ticker/SPY/range/1/day/2013-09-01/2013-10-31?limit=6&sort=desc';
+    while (next) {
+      const { body } = await getJson(server, next);
+      paged.push(...body.results);
+      if (body.next_url) {
+        assert.match(body.next_url, /\/range\/1\/day\/2013-09-01\/\d+\?cursor=/);
+        next = body.next_url.slice(server.url.length);
+      } else next = undefined;
+    }
+    assert.deepEqual(paged, [...whole.body.results].reverse());
+  });
+
   test('a window cut by the limit is dropped and the next page starts with it', async (t) => {
     const server = await fixtureServer(t);
     if (!server) return;
