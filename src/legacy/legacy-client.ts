@@ -129,7 +129,7 @@ export function legacyClientClass<C extends BaseClient, Ops extends Readonly<Rec
     }
 
     /** The current client, checked to be of the kind the operation needs. */
-    client(wantsAsync: boolean, method: string): AnyClient {
+    #use(wantsAsync: boolean, method: string): AnyClient {
       if (wantsAsync !== this.useAsync) {
         const other = wantsAsync ? 'true' : 'false';
         throw new MdqError(
@@ -141,47 +141,50 @@ export function legacyClientClass<C extends BaseClient, Ops extends Readonly<Rec
     }
 
     getNextPageByUrl(url: string, options?: RequestOptions): unknown {
-      return this.client(false, 'getNextPageByUrl').getPageByUrl?.(url, options);
+      return this.#use(false, 'getNextPageByUrl').getPageByUrl?.(url, options);
     }
 
     asyncGetNextPageByUrl(url: string, options?: RequestOptions): Promise<unknown> {
-      return (async () => this.client(true, 'asyncGetNextPageByUrl').getPageByUrl?.(url, options))();
+      return (async () => this.#use(true, 'asyncGetNextPageByUrl').getPageByUrl?.(url, options))();
     }
 
     close(): void {
-      const client = this.client(false, 'close');
+      const client = this.#use(false, 'close');
       this.#closed = true;
       client.close?.();
     }
 
     async asyncClose(): Promise<void> {
-      const client = this.client(true, 'asyncClose');
+      const client = this.#use(true, 'asyncClose');
       this.#closed = true;
       await client.close?.();
     }
+
+    // The operations are defined here, inside the class, so that they reach its private members.
+    static {
+      for (const name of names) {
+        const op = operations[name] as OperationSpec;
+        const adapt = argumentAdapter(className, name, op);
+        const asyncName = `async${name[0]?.toUpperCase()}${name.slice(1)}`;
+        Object.defineProperty(Legacy.prototype, name, {
+          value(this: Legacy, ...args: unknown[]) {
+            return this.#use(false, name)[name]?.(...adapt(args));
+          },
+          writable: true,
+          configurable: true,
+        });
+        Object.defineProperty(Legacy.prototype, asyncName, {
+          value(this: Legacy, ...args: unknown[]) {
+            // A bad argument rejects the promise, as an async operation of the older shape did.
+            return (async () => this.#use(true, asyncName)[name]?.(...adapt(args)))();
+          },
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
   }
   Object.defineProperty(Legacy, 'name', { value: className });
-
-  for (const name of names) {
-    const op = operations[name] as OperationSpec;
-    const adapt = argumentAdapter(className, name, op);
-    const asyncName = `async${name[0]?.toUpperCase()}${name.slice(1)}`;
-    Object.defineProperty(Legacy.prototype, name, {
-      value(this: Legacy, ...args: unknown[]) {
-        return this.client(false, name)[name]?.(...adapt(args));
-      },
-      writable: true,
-      configurable: true,
-    });
-    Object.defineProperty(Legacy.prototype, asyncName, {
-      value(this: Legacy, ...args: unknown[]) {
-        // A bad argument rejects the promise, as an async operation of the older shape did.
-        return (async () => this.client(true, asyncName)[name]?.(...adapt(args)))();
-      },
-      writable: true,
-      configurable: true,
-    });
-  }
   return Legacy as unknown as LegacyClientClass<C, Ops>;
 }
 
