@@ -181,8 +181,7 @@ function list(v: number[] | null): string {
  * Merging keeps one row per key, the latest ingest winning. The bulk tables carry no index (an index
  * makes loading several times slower), so before inserting, stored rows with the same key are deleted:
  * (ticker, resolution, t) for bars and quote bars, (ticker, t) for open interest, and (ticker,
- * sip_timestamp, sequence_number) for trades and quotes, checked only when the stored time range
- * overlaps. Lean tick files, loaded by DuckDB itself (`native-ticks.ts`), replace every stored tick of
+ * sip_timestamp, sequence_number) for trades and quotes. Lean tick files, loaded by DuckDB itself (`native-ticks.ts`), replace every stored tick of
  * their ticker within the file's time range: the file is the whole record of that ticker's day.
  */
 export class Staging implements RowSink {
@@ -330,6 +329,12 @@ export class Staging implements RowSink {
         closeSync(staged.fd);
         this.files[table] = undefined;
         sources[table] = readStaged(staged.path, table);
+        if (table !== 'option_contracts') {
+          // Loaded once into memory: the merge reads it twice (delete matching keys, insert).
+          await this.store.run(
+            `CREATE OR REPLACE TEMP TABLE stage_${table} AS SELECT * FROM ${sources[table]}`,
+          );
+        }
       }
       const prepared: [NativeSource, PreparedSource][] = [];
       for (const source of this.natives) prepared.push([source, await source.prepare(this.store)]);
@@ -344,26 +349,20 @@ export class Staging implements RowSink {
           const result = await this.store.connection.run(`INSERT INTO main.${source.table} ${p.select}`);
           counts[source.table] += Number(result.rowsChanged);
         }
-        for (const table of ['trades', 'quotes'] as const) {
-          const source = sources[table];
-          if (source) await this.mergeTicks(table, source);
-        }
-        for (const table of ['bars', 'quote_bars', 'open_interest'] as const) {
-          const source = sources[table];
-          if (!source) continue;
-          const key = table === 'open_interest' ? ['ticker', 't'] : ['ticker', 'resolution', 't'];
-          const range = this.barRange[table];
-          const [overlap] = await this.store.all<{ n: bigint }>(
-            `SELECT count(*) AS n FROM main.${table} WHERE t BETWEEN $1 AND $2 AND ticker IN (SELECT ticker FROM ${source})`,
+        for (const table of ['trades', 'quotes', 'bars', 'quote_bars', 'open_interest'] as const) {
+          if (!sources[table]) continue;
+          const stage = `temp.main.stage_${table}`;
+          const key = KEYS[table];
+          const time = key[key.length - 1] as string;
+          const range =
+            table === 'trades' || table === 'quotes' ? this.tickRange[table] : this.barRange[table];
+          // The time bounds let DuckDB skip most stored row groups before the join.
+          await this.store.run(
+            `DELETE FROM main.${table} AS d USING ${stage} AS s
+             WHERE d.${time} BETWEEN $1 AND $2 AND ${key.map((k) => `d.${k} = s.${k}`).join(' AND ')}`,
             [range.min, range.max],
           );
-          if ((overlap?.n ?? 0n) > 0n) {
-            await this.store.run(
-              `DELETE FROM main.${table} AS d USING (SELECT ${key.join(', ')} FROM ${source}) AS s
-             WHERE ${key.map((k) => `d.${k} = s.${k}`).join(' AND ')}`,
-            );
-          }
-          await this.store.run(`INSERT INTO main.${table} SELECT * FROM ${source}`);
+          await this.store.run(`INSERT INTO main.${table} SELECT * FROM ${stage}`);
         }
         if (sources.option_contracts) {
           await this.store.run(
@@ -389,27 +388,13 @@ export class Staging implements RowSink {
       for (const t of this.tickers.keys()) this.known.tickers.add(t);
       for (const c of this.contracts) this.known.contracts.add(c);
     } finally {
+      for (const table of BULK) await this.store.run(`DROP TABLE IF EXISTS temp.main.stage_${table}`);
       await this.dropNatives();
       this.reset();
     }
     return counts;
   }
 
-  private async mergeTicks(table: 'trades' | 'quotes', source: string): Promise<void> {
-    const range = this.tickRange[table];
-    const tickers = [...range.tickers];
-    const overlap = await this.store.all<{ n: bigint }>(
-      `SELECT count(*) AS n FROM main.${table} WHERE sip_timestamp BETWEEN $1 AND $2 AND ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})`,
-      [range.min, range.max, ...tickers],
-    );
-    if ((overlap[0]?.n ?? 0n) > 0n) {
-      await this.store.run(
-        `DELETE FROM main.${table} AS d USING (SELECT ticker, sip_timestamp, sequence_number FROM ${source}) AS s
-         WHERE d.ticker = s.ticker AND d.sip_timestamp = s.sip_timestamp AND d.sequence_number = s.sequence_number`,
-      );
-    }
-    await this.store.run(`INSERT INTO main.${table} SELECT * FROM ${source}`);
-  }
   private async mergeReference(): Promise<void> {
     await insertRows(
       this.store,
@@ -495,6 +480,15 @@ export class Staging implements RowSink {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** The key each bulk table keeps unique, time column last. */
+const KEYS = {
+  trades: ['ticker', 'sequence_number', 'sip_timestamp'],
+  quotes: ['ticker', 'sequence_number', 'sip_timestamp'],
+  bars: ['ticker', 'resolution', 't'],
+  quote_bars: ['ticker', 'resolution', 't'],
+  open_interest: ['ticker', 't'],
+} as const;
 
 function emptyBarRange(): { min: number; max: number } {
   return { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
