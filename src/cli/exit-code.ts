@@ -15,7 +15,7 @@ export function describeError(e: unknown): { code: number; message: string } {
   if (isMdqError(e) && e.name === 'MissingApiKeyError') {
     return {
       code: EXIT.usage,
-      message: `mdq: ${e.message} (give --api-key, or set MASSIVE_API_KEY or POLYGON_API_KEY)`,
+      message: `mdq: ${e.message}; on the command line: --api-key <key>`,
     };
   }
   if (isAPIError(e)) {

@@ -5,6 +5,7 @@ import { UsageError } from './usage-error.js';
 
 /** The output formats of `--output`. */
 export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'ndjson'] as const;
+/** One of {@link OUTPUT_FORMATS}. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** `--output`, else a table on a terminal and JSON when piped. */

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Store } from '../server/store/store.js';
 import { type SimulationSummary, simulateMarket } from './simulate.js';
 import { SIM_SEED, SIM_VERSION } from './universe.js';
@@ -58,6 +58,22 @@ export async function openDemoStore(path = demoDbPath()): Promise<DemoStore> {
   }
   rmSync(`${partial}.wal`, { force: true });
   renameSync(partial, path);
+  removeOlderMarkets(path);
   const store = await Store.open(path, { readOnly: true });
   return { store, path, generated };
+}
+
+const CACHE_NAME = /^(mdq-)?demo-sim-v\d+-\d+\.duckdb(\.wal)?$/;
+
+/** A market of an older generator is never read again: drop it from beside the new one. */
+function removeOlderMarkets(path: string): void {
+  if (!CACHE_NAME.test(basename(path))) return;
+  try {
+    for (const name of readdirSync(dirname(path))) {
+      if (CACHE_NAME.test(name) && name !== basename(path))
+        rmSync(join(dirname(path), name), { force: true });
+    }
+  } catch {
+    // Tidying is best effort: the new market is in place either way.
+  }
 }

@@ -197,7 +197,9 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
       FROM bars b JOIN sim_days d ON b.t // ${DAY} = d.open_ms // ${DAY}
      WHERE b.resolution = 'minute' AND NOT starts_with(b.ticker, 'O:') GROUP BY b.ticker, d.midnight_ms`);
 
-  await simulatePairs(store, Date.parse(`${last.day}T00:00:00Z`) + DAY);
+  // Pairs trade up to the New York midnight that ends the year's last day: the server's "now" (the end
+  // of the last daily bar) then falls inside the pairs' last UTC day, so their snapshots have a day.
+  await simulatePairs(store, startOfDay(addDays(last.day, 1), NEW_YORK));
   await simulateOptions(store, days, last.day);
   await writeReference(store);
   await store.run(

@@ -32,15 +32,17 @@ export interface SimPair {
 /** The seed every random draw derives from. */
 export const SIM_SEED = 20240101;
 /** Bumped when the generator changes, so that a cached store of an older generator is rebuilt. */
-export const SIM_VERSION = 4;
-/** First and last trading day of the simulated year. */
+export const SIM_VERSION = 5;
+/** First trading day of the simulated year. */
 export const SIM_FIRST_DAY = '2024-01-02';
+/** Last trading day of the simulated year: the market's "now". */
 export const SIM_LAST_DAY = '2024-12-31';
 /** Trading days at the end of the year that also have trades and NBBO quotes. */
 export const SIM_TICK_DAYS = 2;
 /** Calendar days at the end of the year with forex and crypto minute bars. */
 export const SIM_PAIR_DAYS = 21;
 
+/** The simulated stocks. */
 export const SIM_STOCKS: readonly SimStock[] = [
   {
     ticker: 'SIMA',
@@ -93,6 +95,7 @@ export const SIM_STOCKS: readonly SimStock[] = [
 /** The index: the average of the stocks' split-adjusted prices relative to their start, times 1000. */
 export const SIM_INDEX = { ticker: 'I:SIMX', name: 'Simulated Composite Index' } as const;
 
+/** The simulated currency and crypto pairs. */
 export const SIM_PAIRS: readonly SimPair[] = [
   {
     ticker: 'C:EURUSD',
@@ -138,6 +141,7 @@ export const SIM_PAIRS: readonly SimPair[] = [
 
 /** The option chain: contracts on this stock, expiring on these days. */
 export const SIM_OPTION_UNDERLYING = 'SIMA';
+/** Expiration days of the chain, after the simulated year. */
 export const SIM_OPTION_EXPIRIES: readonly string[] = ['2025-01-03', '2025-01-17', '2025-02-21'];
 /** Option day bars cover this many trading days before the end of the year. */
 export const SIM_OPTION_DAYS = 20;

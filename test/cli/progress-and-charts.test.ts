@@ -61,6 +61,20 @@ describe('progress on standard error', () => {
     assert.doesNotMatch(quiet.stdout, /chunks|bars\/s/);
   });
 
+  test('on a terminal the output defaults to a table with readable times', async () => {
+    const [r, piped] = await Promise.all([
+      runOnTty(`node ${bin} stocks get-previous-close SIMC`, env),
+      runBin(['stocks', 'get-previous-close', 'SIMC'], env),
+    ]);
+    assert.equal(r.code, 0, r.stdout);
+    const bar = (JSON.parse(piped.stdout) as { results: { t: number; c: number }[] }).results[0];
+    assert.ok(bar);
+    const wall = new Date(bar.t).toLocaleString('sv-SE', { timeZone: 'America/New_York' });
+    assert.match(r.stdout, /─{4,}/);
+    assert.ok(r.stdout.includes(`${wall} EST`), `readable ${wall}`);
+    assert.ok(r.stdout.includes(String(bar.c)));
+  });
+
   test('--all-pages on a terminal counts pages', async () => {
     const r = await runOnTty(
       `node ${bin} stocks get-quotes-v3 SIMB --timestamp 2024-12-30 --limit 2000 --all-pages --output json > /dev/null`,
