@@ -54,13 +54,11 @@ function eachRow(
   text: string,
   where: { file: string; entry?: string },
   fn: (fields: string[], line: number) => void,
-  skipHeader = false,
 ): void {
   let current = 0;
   try {
     eachLine(text, (line, n) => {
       current = n;
-      if (skipHeader && n === 1) return;
       if (line === '') fail('empty line');
       fn(line.split(','), n);
     });
