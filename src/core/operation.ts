@@ -140,13 +140,17 @@ export type ValueOf<T extends ParamType> = T extends {
       ? boolean
       : T['kind'] extends 'date'
         ? DateInput
-        : T['kind'] extends 'dateOrMs' | 'msOffset'
+        : T['kind'] extends 'dateOrMs'
           ? DateInput | number
-          : T['kind'] extends 'nsTimestamp' | 'nsOffset'
-            ? DateInput | number | bigint
-            : T['kind'] extends 'list'
-              ? readonly string[] | string
-              : string;
+          : T['kind'] extends 'msOffset'
+            ? Date | number
+            : T['kind'] extends 'nsOffset'
+              ? Date | number | bigint
+              : T['kind'] extends 'nsTimestamp'
+                ? DateInput | number | bigint
+                : T['kind'] extends 'list'
+                  ? readonly string[] | string
+                  : string;
 
 /** The option keys of an operation: its parameters that are not required, typed from the declaration. */
 export type ParamOptions<O extends OperationSpec> = {
