@@ -63,14 +63,20 @@ export async function openDemoStore(path = demoDbPath()): Promise<DemoStore> {
   return { store, path, generated };
 }
 
-const CACHE_NAME = /^(mdq-)?demo-sim-v\d+-\d+\.duckdb(\.wal)?$/;
+const CACHE_NAME = /^(?:mdq-)?demo-sim-v(\d+)-(\d+)\.duckdb/;
 
-/** A market of an older generator is never read again: drop it from beside the new one. */
+/**
+ * A market of another generator version or seed is never read again: drop its files (database, WAL,
+ * unfinished generations) from beside the new one. Files of the current version are left alone: another
+ * process may be generating or reading them.
+ */
 function removeOlderMarkets(path: string): void {
-  if (!CACHE_NAME.test(basename(path))) return;
+  const current = CACHE_NAME.exec(basename(path));
+  if (!current) return;
   try {
     for (const name of readdirSync(dirname(path))) {
-      if (CACHE_NAME.test(name) && name !== basename(path))
+      const m = CACHE_NAME.exec(name);
+      if (m && (m[1] !== current[1] || m[2] !== current[2]))
         rmSync(join(dirname(path), name), { force: true });
     }
   } catch {

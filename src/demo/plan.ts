@@ -14,7 +14,7 @@ export interface DemoPlan {
   readonly pair?: { readonly ticker: string; readonly from: string; readonly to: string };
   /** An index with bars. */
   readonly index?: string;
-  /** A crypto pair with minute bars, and the last UTC day it has. */
+  /** A crypto pair with minute bars, and its last full UTC day. */
   readonly crypto?: { readonly ticker: string; readonly lastDay: string };
 }
 
@@ -68,6 +68,9 @@ export async function planDemo(store: Store): Promise<DemoPlan | undefined> {
     ...(option && { option }),
     ...(pair && { pair: { ticker: pair, from: pair.slice(2, 5), to: pair.slice(5, 8) } }),
     ...(index && { index }),
-    ...(coin && { crypto: { ticker: coin.ticker, lastDay: new Date(coin.last).toISOString().slice(0, 10) } }),
+    // Half a day back from the last bar: the last full UTC day when the data ends early in a day.
+    ...(coin && {
+      crypto: { ticker: coin.ticker, lastDay: new Date(coin.last - 43_200_000).toISOString().slice(0, 10) },
+    }),
   };
 }

@@ -15,7 +15,7 @@ export const bin = `${root}dist/cli/main.js`;
 export const KEY = 'k3y-Sekret-9f8e7d6c5b4a';
 
 /** The simulated market, generated once into `.tmp/` and shared by the CLI tests (read-only). */
-export const simDbPath = `${root}.tmp/cli-sim-v${SIM_VERSION}-${SIM_SEED}.duckdb`;
+export const simDbPath = `${root}.tmp/demo-sim-v${SIM_VERSION}-${SIM_SEED}.duckdb`;
 
 /** A server over the simulated market that accepts only {@link KEY}, and the store for expectations. */
 export async function startSimServer(): Promise<{ server: RunningServer; store: Store }> {
