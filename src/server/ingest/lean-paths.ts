@@ -1,9 +1,12 @@
 import { type LeanDate, parseLeanDate } from './local-time.js';
 import type { Resolution } from './rows.js';
 
-/** Time zones of Lean's data folders (`dataTimeZone` of Lean's market-hours database). */
+// Time zones of Lean's data folders (`dataTimeZone` of Lean's market-hours database).
+/** US equities and options. */
 export const NEW_YORK = 'America/New_York';
+/** US indices (SPX, NDX). */
 export const CHICAGO = 'America/Chicago';
+/** Forex and crypto. */
 export const UTC = 'UTC';
 
 /** What a file under a Lean data root holds, read from its path. */

@@ -1,4 +1,4 @@
-import { isoDate, type LeanDate, parseLeanDate } from './local-time.js';
+import { type LeanDate, parseLeanDate } from './local-time.js';
 
 /** An option contract as named by a Lean entry or an OCC-style ticker. */
 export interface OptionContract {
@@ -69,9 +69,4 @@ const EUROPEAN_UNDERLYINGS = new Set(['SPX', 'SPXW', 'NDX', 'NDXP', 'RUT', 'XSP'
 /** The exercise style of an underlying's options when the source does not say. */
 export function defaultExerciseStyle(underlying: string): 'american' | 'european' {
   return EUROPEAN_UNDERLYINGS.has(underlying) ? 'european' : 'american';
-}
-
-/** `YYYY-MM-DD` of a contract's expiry. */
-export function expiryIso(c: OptionContract): string {
-  return isoDate(c.expiry);
 }
