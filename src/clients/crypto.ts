@@ -10,7 +10,6 @@ import { indicators } from '../operations/indicators.js';
 import { lastCryptoTrade } from '../operations/last.js';
 import { cryptoBook, gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
 import { historicTicks, tradesV3 } from '../operations/trades-quotes.js';
-import type { GroupedDailyResponse } from '../types/common.js';
 import type {
   CryptoBookResponse,
   CryptoOpenCloseResponse,
@@ -21,7 +20,7 @@ import type {
   PairSnapshotResponse,
   PairSnapshotsResponse,
 } from '../types/other.js';
-import { MarketClient } from './market-client.js';
+import { WholeMarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The Crypto operations. Combined symbols take `X:` optionally; indicators take no `adjusted`. */
@@ -48,7 +47,11 @@ const ops = cryptoOperations;
 type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
 
 /** The asynchronous Crypto client. Day boundaries are UTC. */
-export class AsyncCryptoClient extends MarketClient<typeof ops> {
+export class AsyncCryptoClient extends WholeMarketClient<
+  typeof ops,
+  PairSnapshotResponse,
+  PairSnapshotsResponse
+> {
   protected readonly ops = ops;
   protected readonly timeZone = 'UTC';
 
@@ -87,36 +90,6 @@ export class AsyncCryptoClient extends MarketClient<typeof ops> {
     options?: O,
   ): Promise<Result<CryptoOpenCloseResponse, O>> {
     return this.call(ops.getDailyOpenClose, [fromSymbol, toSymbol, date], options);
-  }
-
-  /** Daily bars of every pair on one date. */
-  getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
-    date: Date | string,
-    options?: O,
-  ): Promise<Result<GroupedDailyResponse, O>> {
-    return this.call(ops.getGroupedDailyBars, [date], options);
-  }
-
-  /** Snapshot of one pair. */
-  getSnapshot<const O extends Opt<'getSnapshot'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<PairSnapshotResponse, O>> {
-    return this.call(ops.getSnapshot, [symbol], options);
-  }
-
-  /** Snapshots of all pairs, or of `symbols` only. */
-  getSnapshotAll<const O extends Opt<'getSnapshotAll'>>(
-    options?: O,
-  ): Promise<Result<PairSnapshotsResponse, O>> {
-    return this.call(ops.getSnapshotAll, [], options);
-  }
-
-  /** The top 20 gaining or losing pairs. */
-  getGainersAndLosers<const O extends Opt<'getGainersAndLosers'>>(
-    options?: O,
-  ): Promise<Result<PairSnapshotsResponse, O>> {
-    return this.call(ops.getGainersAndLosers, [], options);
   }
 
   /** The level 2 book of a pair. */

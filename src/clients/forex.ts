@@ -5,7 +5,6 @@ import { indicators } from '../operations/indicators.js';
 import { currencyConversion, lastForexQuote } from '../operations/last.js';
 import { gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
 import { historicTicks, quotesV3 } from '../operations/trades-quotes.js';
-import type { GroupedDailyResponse } from '../types/common.js';
 import type {
   CurrencyConversionResponse,
   ForexQuote,
@@ -15,7 +14,7 @@ import type {
   PairSnapshotResponse,
   PairSnapshotsResponse,
 } from '../types/other.js';
-import { MarketClient } from './market-client.js';
+import { WholeMarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The Forex operations (SPEC 4.6). Combined symbols take `C:` optionally, everywhere. */
@@ -41,7 +40,11 @@ const ops = forexOperations;
 type Opt<K extends keyof typeof ops> = CallOptions<(typeof ops)[K]>;
 
 /** The asynchronous Forex client. Day boundaries are UTC. */
-export class AsyncForexClient extends MarketClient<typeof ops> {
+export class AsyncForexClient extends WholeMarketClient<
+  typeof ops,
+  PairSnapshotResponse,
+  PairSnapshotsResponse
+> {
   protected readonly ops = ops;
   protected readonly timeZone = 'UTC';
 
@@ -80,36 +83,6 @@ export class AsyncForexClient extends MarketClient<typeof ops> {
     options?: O,
   ): Promise<Result<LastForexQuoteResponse, O>> {
     return this.call(ops.getLastQuote, [fromSymbol, toSymbol], options);
-  }
-
-  /** Daily bars of every pair on one date. */
-  getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
-    date: Date | string,
-    options?: O,
-  ): Promise<Result<GroupedDailyResponse, O>> {
-    return this.call(ops.getGroupedDailyBars, [date], options);
-  }
-
-  /** Snapshot of one pair. */
-  getSnapshot<const O extends Opt<'getSnapshot'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<PairSnapshotResponse, O>> {
-    return this.call(ops.getSnapshot, [symbol], options);
-  }
-
-  /** Snapshots of all pairs, or of `symbols` only. */
-  getSnapshotAll<const O extends Opt<'getSnapshotAll'>>(
-    options?: O,
-  ): Promise<Result<PairSnapshotsResponse, O>> {
-    return this.call(ops.getSnapshotAll, [], options);
-  }
-
-  /** The top 20 gaining or losing pairs. */
-  getGainersAndLosers<const O extends Opt<'getGainersAndLosers'>>(
-    options?: O,
-  ): Promise<Result<PairSnapshotsResponse, O>> {
-    return this.call(ops.getGainersAndLosers, [], options);
   }
 }
 

@@ -4,6 +4,7 @@ import type { PagePromise } from '../core/page-promise.js';
 import type {
   Aggregate,
   AggregatesResponse,
+  GroupedDailyResponse,
   IndicatorResponse,
   IndicatorValue,
   PreviousCloseResponse,
@@ -87,5 +88,51 @@ export abstract class MarketClient<Ops extends MarketOperations> extends BaseCli
   /** Moving average convergence/divergence. */
   getMacd<const O extends CallOptions<Ops['getMacd']>>(symbol: string, options?: O): Indicator<O> {
     return this.call(this.ops.getMacd, [this.symbol(symbol, 'symbol')], options);
+  }
+}
+
+/** The operations of a whole market (stocks, forex, crypto): grouped daily bars and snapshots. */
+export interface WholeMarketOperations extends MarketOperations {
+  readonly getGroupedDailyBars: OperationSpec;
+  readonly getSnapshot: OperationSpec;
+  readonly getSnapshotAll: OperationSpec;
+  readonly getGainersAndLosers: OperationSpec;
+}
+
+/**
+ * The methods shared by the stocks, forex and crypto clients beyond those of {@link MarketClient}: the
+ * whole market's daily bars, snapshots and movers, typed by the market's snapshot shapes.
+ */
+export abstract class WholeMarketClient<
+  Ops extends WholeMarketOperations,
+  One,
+  Many,
+> extends MarketClient<Ops> {
+  /** Daily bars of every ticker of the market on one date. */
+  getGroupedDailyBars<const O extends CallOptions<Ops['getGroupedDailyBars']>>(
+    date: Date | string,
+    options?: O,
+  ): Promise<Result<GroupedDailyResponse, O>> {
+    return this.call(this.ops.getGroupedDailyBars, [date], options);
+  }
+
+  /** Current minute, day and previous-day bars plus the last trade and quote of one ticker. */
+  getSnapshot<const O extends CallOptions<Ops['getSnapshot']>>(
+    symbol: string,
+    options?: O,
+  ): Promise<Result<One, O>> {
+    return this.call(this.ops.getSnapshot, [this.symbol(symbol, 'symbol')], options);
+  }
+
+  /** Snapshots of every ticker of the market, or of `symbols` only. */
+  getSnapshotAll<const O extends CallOptions<Ops['getSnapshotAll']>>(options?: O): Promise<Result<Many, O>> {
+    return this.call(this.ops.getSnapshotAll, [], options);
+  }
+
+  /** The top 20 gainers or losers of the day (`direction`). */
+  getGainersAndLosers<const O extends CallOptions<Ops['getGainersAndLosers']>>(
+    options?: O,
+  ): Promise<Result<Many, O>> {
+    return this.call(this.ops.getGainersAndLosers, [], options);
   }
 }

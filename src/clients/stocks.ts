@@ -7,7 +7,7 @@ import { indicators } from '../operations/indicators.js';
 import { lastQuote, lastTrade } from '../operations/last.js';
 import { gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../operations/trades-quotes.js';
-import type { DailyOpenCloseResponse, GroupedDailyResponse } from '../types/common.js';
+import type { DailyOpenCloseResponse } from '../types/common.js';
 import type {
   LastQuoteResponse,
   LastTradeResponse,
@@ -19,7 +19,7 @@ import type {
   Trade,
   TradesResponse,
 } from '../types/stocks.js';
-import { MarketClient } from './market-client.js';
+import { WholeMarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 /** The Stocks operations (SPEC 4.3), one declaration each. */
@@ -53,7 +53,7 @@ type Opt<K extends keyof Ops> = CallOptions<Ops[K]>;
  * const bars = await stocks.getAggregateBars('AAPL', '2024-01-02', '2024-03-28', { timespan: 'minute', multiplier: 5, fullRange: true });
  * await stocks.close();
  */
-export class AsyncStocksClient extends MarketClient<typeof ops> {
+export class AsyncStocksClient extends WholeMarketClient<typeof ops, SnapshotResponse, SnapshotsResponse> {
   protected readonly ops = ops;
   protected readonly timeZone = NEW_YORK;
 
@@ -108,27 +108,6 @@ export class AsyncStocksClient extends MarketClient<typeof ops> {
     return this.call(ops.getDailyOpenClose, [symbol, date], options);
   }
 
-  /** Daily bars of the whole stock market on one date. */
-  getGroupedDailyBars<const O extends Opt<'getGroupedDailyBars'>>(
-    date: Date | string,
-    options?: O,
-  ): Promise<Result<GroupedDailyResponse, O>> {
-    return this.call(ops.getGroupedDailyBars, [date], options);
-  }
-
-  /** Current minute, day and previous-day bars plus the last trade and quote of one ticker. */
-  getSnapshot<const O extends Opt<'getSnapshot'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<SnapshotResponse, O>> {
-    return this.call(ops.getSnapshot, [symbol], options);
-  }
-
-  /** Snapshots of all tickers, or of `symbols` only. */
-  getSnapshotAll<const O extends Opt<'getSnapshotAll'>>(options?: O): Promise<Result<SnapshotsResponse, O>> {
-    return this.call(ops.getSnapshotAll, [], options);
-  }
-
   /**
    * The price of the last trade, as a number.
    * @throws the request's typed error when it fails; `DecodeError` when the answer has no price.
@@ -139,13 +118,6 @@ export class AsyncStocksClient extends MarketClient<typeof ops> {
     if (typeof price !== 'number')
       throw new DecodeError(`The last trade of ${symbol} has no price (results.p)`, 200);
     return price;
-  }
-
-  /** The top 20 gainers or losers of the day. */
-  getGainersAndLosers<const O extends Opt<'getGainersAndLosers'>>(
-    options?: O,
-  ): Promise<Result<SnapshotsResponse, O>> {
-    return this.call(ops.getGainersAndLosers, [], options);
   }
 }
 
