@@ -12,7 +12,11 @@ import type { BarRow } from './rows.js';
 import { type IngestJob, type IngestOptions, type IngestSummary, runIngestJobs } from './run-jobs.js';
 import type { RowSink } from './staging.js';
 
-/** The provider's flat-file layouts, by their documented header columns. */
+/**
+ * The provider's flat-file layouts: every column a layout may have (the stocks files have them all).
+ * Other asset classes' files carry a subset (options trades have no `id` or `sequence_number`, crypto
+ * trades no `sip_timestamp`, forex quotes no sizes); `FLAT_FILE_REQUIRED` lists what each must have.
+ */
 export const FLAT_FILE_LAYOUTS = {
   aggregates: ['ticker', 'volume', 'open', 'close', 'high', 'low', 'window_start', 'transactions'],
   trades: [
@@ -48,6 +52,13 @@ export const FLAT_FILE_LAYOUTS = {
   ],
 } as const;
 
+/** Columns each layout must have; a timestamp column is also needed for ticks (see `parseFlatFile`). */
+export const FLAT_FILE_REQUIRED = {
+  aggregates: ['ticker', 'volume', 'open', 'close', 'high', 'low', 'window_start'],
+  trades: ['ticker', 'price', 'size'],
+  quotes: ['ticker', 'ask_price', 'bid_price'],
+} as const satisfies Record<keyof typeof FLAT_FILE_LAYOUTS, readonly string[]>;
+
 /** A flat-file layout name. */
 export type FlatFileLayout = keyof typeof FLAT_FILE_LAYOUTS;
 
@@ -67,8 +78,9 @@ function fail(reason: string): never {
 
 /**
  * Ingests the provider's bulk CSV files (`.csv` or gzip-compressed `.csv.gz`, with a header row): day
- * and minute aggregates, trades and quotes, times in Unix ns. The layout is read from the header. Each
- * file is one transaction and is skipped when its content was ingested before.
+ * and minute aggregates, trades and quotes of any asset class, times in Unix ns. The layout is read
+ * from the header (`FLAT_FILE_LAYOUTS`). Each file is one transaction and is skipped when its content
+ * was ingested before.
  *
  * @throws IngestError naming `file:line` for a bad header or malformed row (unless `continueOnError`).
  */
@@ -118,7 +130,7 @@ export function parseFlatFile(
         layout = layoutOf(names);
         if (!layout) {
           fail(
-            `unknown header ${JSON.stringify(line)}; expected the columns of day/minute aggregates (${FLAT_FILE_LAYOUTS.aggregates.join(',')}), trades or quotes`,
+            `unknown header ${JSON.stringify(line)}; expected the columns of aggregates (${FLAT_FILE_LAYOUTS.aggregates.join(',')}), trades or quotes`,
           );
         }
         index = Object.fromEntries(names.map((name, i) => [name, i]));
@@ -130,7 +142,11 @@ export function parseFlatFile(
       if (f.length !== Object.keys(index).length) {
         fail(`expected ${Object.keys(index).length} columns, found ${f.length}`);
       }
-      const get = (name: string): string => f[index[name] as number] as string;
+      // Columns a layout may lack read as empty.
+      const get = (name: string): string => {
+        const i = index[name];
+        return i === undefined ? '' : (f[i] as string);
+      };
       const ticker = get('ticker');
       if (ticker === '') fail('ticker is empty');
       if (!seen.has(ticker)) {
@@ -155,11 +171,12 @@ export function parseFlatFile(
         if (known) sink.bar(row);
         else bars.push({ row, line: n });
       } else if (layout === 'trades') {
+        const participant = optBig(get('participant_timestamp'), 'participant_timestamp');
         sink.trade({
           ticker,
-          sip_timestamp: int(get('sip_timestamp'), 'sip_timestamp'),
-          participant_timestamp: optBig(get('participant_timestamp'), 'participant_timestamp'),
-          sequence_number: int(get('sequence_number'), 'sequence_number'),
+          sip_timestamp: tickTime(get('sip_timestamp'), participant),
+          participant_timestamp: participant,
+          sequence_number: sequence(get('sequence_number'), n),
           price: float(get('price'), 'price'),
           size: float(get('size'), 'size'),
           exchange: optInt(get('exchange'), 'exchange'),
@@ -171,11 +188,12 @@ export function parseFlatFile(
           trf_timestamp: optBig(get('trf_timestamp'), 'trf_timestamp'),
         });
       } else {
+        const participant = optBig(get('participant_timestamp'), 'participant_timestamp');
         sink.quote({
           ticker,
-          sip_timestamp: int(get('sip_timestamp'), 'sip_timestamp'),
-          participant_timestamp: optBig(get('participant_timestamp'), 'participant_timestamp'),
-          sequence_number: int(get('sequence_number'), 'sequence_number'),
+          sip_timestamp: tickTime(get('sip_timestamp'), participant),
+          participant_timestamp: participant,
+          sequence_number: sequence(get('sequence_number'), n),
           bid_price: optFloat(get('bid_price'), 'bid_price'),
           bid_size: optFloat(get('bid_size'), 'bid_size'),
           bid_exchange: optInt(get('bid_exchange'), 'bid_exchange'),
@@ -208,11 +226,18 @@ export function parseFlatFile(
 }
 
 function layoutOf(names: string[]): FlatFileLayout | undefined {
-  for (const [layout, columns] of Object.entries(FLAT_FILE_LAYOUTS) as [
-    FlatFileLayout,
-    readonly string[],
-  ][]) {
-    if (names.length === columns.length && columns.every((c) => names.includes(c))) return layout;
+  if (new Set(names).size !== names.length) return undefined;
+  for (const layout of Object.keys(FLAT_FILE_LAYOUTS) as FlatFileLayout[]) {
+    const allowed: readonly string[] = FLAT_FILE_LAYOUTS[layout];
+    if (!names.every((n) => allowed.includes(n))) continue;
+    if (!FLAT_FILE_REQUIRED[layout].every((c) => names.includes(c))) continue;
+    if (
+      layout !== 'aggregates' &&
+      !names.includes('sip_timestamp') &&
+      !names.includes('participant_timestamp')
+    )
+      continue;
+    return layout;
   }
   return undefined;
 }
@@ -261,6 +286,20 @@ function reference(ticker: string, sink: RowSink): void {
   const row = tickerRowFor(ticker);
   // Only the known ETFs are classified; a flat file does not say what other stock tickers are.
   if (row) sink.ticker({ ...row, type: row.type === 'CS' ? null : row.type });
+}
+
+/**
+ * The tick's time: `sip_timestamp`, else (crypto and forex files have none) `participant_timestamp`.
+ */
+function tickTime(sip: string, participant: bigint | null): bigint {
+  if (sip !== '') return int(sip, 'sip_timestamp');
+  if (participant === null) fail('sip_timestamp and participant_timestamp are both empty');
+  return participant;
+}
+
+/** `sequence_number`, else (files without one) the line number, which keeps ticks apart. */
+function sequence(s: string, line: number): bigint {
+  return s === '' ? BigInt(line) : int(s, 'sequence_number');
 }
 
 function int(s: string, what: string): bigint {

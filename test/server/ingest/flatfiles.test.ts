@@ -152,6 +152,55 @@ describe('ingestFlatFiles', () => {
     }
   });
 
+  it('other asset classes: crypto trades and forex quotes without sip times, options trades without ids', async () => {
+    const crypto = `ticker,conditions,exchange,id,participant_timestamp,price,size
+X:BTCUSD,2,1,191450340,1704153600018000000,42283.05,0.00061
+X:BTCUSD,1,1,191450341,1704153600018000000,42283.06,0.0171
+`;
+    const forex = `ticker,ask_exchange,ask_price,bid_exchange,bid_price,participant_timestamp
+C:EURUSD,48,1.10412,48,1.10404,1704153600000000000
+`;
+    const options = `ticker,conditions,correction,exchange,participant_timestamp,price,sip_timestamp,size
+O:SPY240119C00470000,209,0,312,1704205800100000000,3.15,1704205800100500000,2
+`;
+    const summary = await ingestFlatFiles(store, [
+      file('global_crypto/trades_v1/2024-01-02.csv.gz', crypto, true),
+      file('global_forex/quotes_v1/2024-01-02.csv', forex),
+      file('us_options_opra/trades_v1/2024-01-02.csv', options),
+    ]);
+    assert.deepEqual([summary.rows.trades, summary.rows.quotes], [3, 1]);
+    const btc = await store.all<Record<string, unknown>>(
+      "SELECT sip_timestamp, participant_timestamp, sequence_number, price, size, id FROM trades WHERE ticker = 'X:BTCUSD' ORDER BY sequence_number",
+    );
+    const rows = records(crypto);
+    assert.deepEqual(
+      btc.map((r) => [r.sip_timestamp, r.participant_timestamp, r.price, r.size, r.id]),
+      rows.map((r) => {
+        const t = BigInt(r.participant_timestamp as string);
+        return [t, t, Number(r.price), Number(r.size), r.id];
+      }),
+    );
+    assert.deepEqual(
+      btc.map((r) => r.sequence_number),
+      [2n, 3n],
+      'line numbers keep two ticks at one time apart',
+    );
+    const [eur] = await store.all<Record<string, unknown>>("SELECT * FROM quotes WHERE ticker = 'C:EURUSD'");
+    const fx = records(forex)[0] as Record<string, string>;
+    assert.deepEqual(
+      [eur?.sip_timestamp, eur?.bid_price, eur?.ask_price, eur?.bid_size, eur?.ask_exchange],
+      [BigInt(fx.participant_timestamp as string), Number(fx.bid_price), Number(fx.ask_price), null, 48],
+    );
+    const [opt] = await store.all<Record<string, unknown>>(
+      "SELECT sip_timestamp, price, size, exchange FROM trades WHERE ticker = 'O:SPY240119C00470000'",
+    );
+    const o = records(options)[0] as Record<string, string>;
+    assert.deepEqual(
+      [opt?.sip_timestamp, opt?.price, opt?.size, opt?.exchange],
+      [BigInt(o.sip_timestamp as string), Number(o.price), Number(o.size), Number(o.exchange)],
+    );
+  });
+
   it('is idempotent, and overlapping content keeps one row per trade', async () => {
     const before = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM trades');
     const again = await ingestFlatFiles(store, [join(dir, 'trades/2024-01-02.csv.gz')]);
