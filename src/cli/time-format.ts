@@ -36,13 +36,21 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Unix ms of a timestamp in ms, µs or ns (told apart by magnitude), or undefined when it is none. */
+/**
+ * Unix ms (whole) of a timestamp in ms, µs or ns (told apart by magnitude), or undefined when it is
+ * none. Nanoseconds given as `bigint` are divided exactly, so a time never shows a millisecond early.
+ */
 export function timestampMs(value: unknown): number | undefined {
-  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : Number.NaN;
+  if (typeof value === 'bigint') {
+    if (value >= 100_000_000_000_000_000n) return Number(value / 1_000_000n);
+    if (value >= 100_000_000_000_000n) return Number(value / 1_000n);
+    return timestampMs(Number(value));
+  }
+  const n = typeof value === 'number' ? value : Number.NaN;
   if (!Number.isFinite(n) || n <= 0) return undefined;
-  if (n >= 1e17) return n / 1e6;
-  if (n >= 1e14) return n / 1e3;
-  if (n >= 1e11 && n < 1e14) return n;
+  if (n >= 1e17) return Math.floor(n / 1e6);
+  if (n >= 1e14) return Math.floor(n / 1e3);
+  if (n >= 1e11) return n;
   return undefined;
 }
 
