@@ -1,5 +1,5 @@
 import { type TickerPrefix, t } from '../core/operation.js';
-import { TIMESPANS } from './enums.js';
+import { SORT_ORDERS, TIMESPANS } from './enums.js';
 
 /** Parameter declarations shared by several families. */
 
@@ -115,3 +115,36 @@ export function rangeFilters<
     { name: `${name}Gte`, wire: `${wire}.gte`, in: 'query', type, doc: `${wire} greater than or equal.` },
   ] as const;
 }
+
+/** `order`: ascending or descending; absent from the request unless it has a default. */
+export const orderParam = (defaultValue?: 'asc' | 'desc') =>
+  ({
+    name: 'order',
+    wire: 'order',
+    in: 'query',
+    type: t.enum(SORT_ORDERS),
+    ...(defaultValue && { default: defaultValue }),
+    doc: 'Order of the results.',
+  }) as const;
+
+/** `limit`: results per page, from 1 to the endpoint's maximum. */
+export const limitParam = (defaultValue: number, max: number) =>
+  ({
+    name: 'limit',
+    wire: 'limit',
+    in: 'query',
+    type: t.int(1, max),
+    default: defaultValue,
+    doc: `Results per page (maximum ${max}).`,
+  }) as const;
+
+/** `sort`: the field a listing is sorted by. */
+export const sortParam = <const V extends readonly string[]>(values: V, defaultValue?: V[number]) =>
+  ({
+    name: 'sort',
+    wire: 'sort',
+    in: 'query',
+    type: t.enum(values),
+    ...(defaultValue !== undefined && { default: defaultValue }),
+    doc: 'Field to sort by.',
+  }) as const;

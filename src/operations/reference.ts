@@ -1,6 +1,5 @@
 import { defineOperation, t } from '../core/operation.js';
-import { rangeFilters } from './common.js';
-import { SORT_ORDERS } from './enums.js';
+import { limitParam, orderParam, rangeFilters, sortParam } from './common.js';
 
 const TICKER_TYPES = [
   'CS',
@@ -70,30 +69,9 @@ export const optionContracts = defineOperation({
       default: false,
       doc: 'Expired contracts instead of active ones.',
     },
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'asc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price']),
-      default: 'expiration_date',
-      doc: 'Field to sort by.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 1000),
-      default: 1000,
-      doc: 'Results per page (maximum 1000).',
-    },
+    orderParam('asc'),
+    sortParam(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price'], 'expiration_date'),
+    limitParam(1000, 1000),
   ],
 });
 
@@ -152,11 +130,8 @@ export const tickers = defineOperation({
       default: true,
       doc: 'Active tickers (false: delisted).',
     },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum([
+    sortParam(
+      [
         'ticker',
         'name',
         'market',
@@ -172,26 +147,11 @@ export const tickers = defineOperation({
         'share_class_figi',
         'last_updated_utc',
         'delisted_utc',
-      ]),
-      default: 'ticker',
-      doc: 'Field to sort by.',
-    },
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'asc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 1000),
-      default: 1000,
-      doc: 'Results per page (maximum 1000).',
-    },
+      ],
+      'ticker',
+    ),
+    orderParam('asc'),
+    limitParam(1000, 1000),
   ],
 });
 
@@ -236,30 +196,9 @@ export const tickerNews = defineOperation({
     ...rangeFilters('ticker', 'ticker', t.string()),
     { name: 'publishedUtc', wire: 'published_utc', in: 'query', type: t.date(), doc: 'Publication date.' },
     ...rangeFilters('publishedUtc', 'published_utc', t.date()),
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'desc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['published_utc']),
-      default: 'published_utc',
-      doc: 'Field to sort by.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 1000),
-      default: 1000,
-      doc: 'Results per page (maximum 1000).',
-    },
+    orderParam('desc'),
+    sortParam(['published_utc'], 'published_utc'),
+    limitParam(1000, 1000),
   ],
 });
 
@@ -314,37 +253,12 @@ export const dividends = defineOperation({
       type: t.enum(['CD', 'SC', 'LT', 'ST']),
       doc: 'Dividend type.',
     },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum([
-        'ex_dividend_date',
-        'pay_date',
-        'declaration_date',
-        'record_date',
-        'cash_amount',
-        'ticker',
-      ]),
-      default: 'pay_date',
-      doc: 'Field to sort by.',
-    },
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'asc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 1000),
-      default: 1000,
-      doc: 'Results per page (maximum 1000).',
-    },
+    sortParam(
+      ['ex_dividend_date', 'pay_date', 'declaration_date', 'record_date', 'cash_amount', 'ticker'],
+      'pay_date',
+    ),
+    orderParam('asc'),
+    limitParam(1000, 1000),
   ],
 });
 
@@ -366,30 +280,9 @@ export const splits = defineOperation({
       type: t.boolean(),
       doc: 'Only reverse splits (true) or only forward splits (false).',
     },
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'asc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['execution_date', 'ticker']),
-      default: 'execution_date',
-      doc: 'Field to sort by.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 1000),
-      default: 1000,
-      doc: 'Results per page (maximum 1000).',
-    },
+    orderParam('asc'),
+    sortParam(['execution_date', 'ticker'], 'execution_date'),
+    limitParam(1000, 1000),
   ],
 });
 
@@ -434,23 +327,9 @@ export const conditions = defineOperation({
     },
     { name: 'conditionId', wire: 'id', in: 'query', type: t.int(0), doc: 'One condition id.' },
     { name: 'sip', wire: 'sip', in: 'query', type: t.enum(['CTA', 'UTP', 'OPRA']), doc: 'SIP.' },
-    { name: 'order', wire: 'order', in: 'query', type: t.enum(SORT_ORDERS), doc: 'Order of the results.' },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['asset_class', 'id', 'type', 'name', 'data_types', 'legacy']),
-      default: 'name',
-      doc: 'Field to sort by.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 1000),
-      default: 50,
-      doc: 'Results per page (maximum 1000).',
-    },
+    orderParam(),
+    sortParam(['asset_class', 'id', 'type', 'name', 'data_types', 'legacy'], 'name'),
+    limitParam(50, 1000),
   ],
 });
 
@@ -521,29 +400,8 @@ export const stockFinancials = defineOperation({
       default: false,
       doc: 'Add the XBRL source of each value.',
     },
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'asc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 100),
-      default: 50,
-      doc: 'Results per page (maximum 100).',
-    },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['filing_date', 'period_of_report_date']),
-      default: 'filing_date',
-      doc: 'Field to sort by.',
-    },
+    orderParam('asc'),
+    limitParam(50, 100),
+    sortParam(['filing_date', 'period_of_report_date'], 'filing_date'),
   ],
 });

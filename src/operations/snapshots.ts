@@ -1,6 +1,6 @@
 import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
-import { rangeFilters, symbolParam } from './common.js';
-import { SNAPSHOT_DIRECTIONS, SORT_ORDERS } from './enums.js';
+import { limitParam, orderParam, rangeFilters, sortParam, symbolParam } from './common.js';
+import { SNAPSHOT_DIRECTIONS } from './enums.js';
 
 type V2Market = 'us/markets/stocks' | 'global/markets/forex' | 'global/markets/crypto';
 const prefixOf: Record<V2Market, TickerPrefix | undefined> = {
@@ -137,22 +137,9 @@ export const optionsChainSnapshot = defineOperation({
       type: t.enum(['call', 'put']),
       doc: 'call or put.',
     },
-    { name: 'order', wire: 'order', in: 'query', type: t.enum(SORT_ORDERS), doc: 'Order of the results.' },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 250),
-      default: 250,
-      doc: 'Results per page (maximum 250).',
-    },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['ticker', 'expiration_date', 'strike_price']),
-      doc: 'Field to sort by.',
-    },
+    orderParam(),
+    limitParam(250, 250),
+    sortParam(['ticker', 'expiration_date', 'strike_price']),
   ],
 });
 
@@ -175,30 +162,9 @@ export const indicesSnapshot = defineOperation({
       type: t.list(250, 'I:'),
       doc: 'Index tickers (at most 250, `I:` optional); all when omitted.',
     },
-    {
-      name: 'order',
-      wire: 'order',
-      in: 'query',
-      type: t.enum(SORT_ORDERS),
-      default: 'asc',
-      doc: 'Order of the results.',
-    },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 250),
-      default: 250,
-      doc: 'Results per page (maximum 250).',
-    },
-    {
-      name: 'sort',
-      wire: 'sort',
-      in: 'query',
-      type: t.enum(['ticker']),
-      default: 'ticker',
-      doc: 'Field to sort by.',
-    },
+    orderParam('asc'),
+    limitParam(250, 250),
+    sortParam(['ticker'], 'ticker'),
     ...rangeFilters('ticker', 'ticker', t.string()),
   ],
 });

@@ -1,5 +1,5 @@
 import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
-import { nsTimestampFilters, symbolParam } from './common.js';
+import { limitParam, nsTimestampFilters, symbolParam } from './common.js';
 import { SORT_ORDERS, TIMESTAMP_SORT } from './enums.js';
 
 interface ListDefaults {
@@ -32,14 +32,7 @@ const listParams = (d: ListDefaults) =>
       ...(d.sort && { default: d.sort }),
       doc: 'Field to sort by.',
     },
-    {
-      name: 'limit',
-      wire: 'limit',
-      in: 'query',
-      type: t.int(1, 50000),
-      default: 5000,
-      doc: 'Results per page (maximum 50000).',
-    },
+    limitParam(5000, 50000),
   ] as const;
 
 /** Trades in a time range: `/v3/trades/{ticker}` (stocks, options, crypto). */
@@ -97,14 +90,7 @@ export const legacyTicks = (kind: 'trades' | 'nbbo') =>
         default: true,
         doc: 'Reverse the order of the results.',
       },
-      {
-        name: 'limit',
-        wire: 'limit',
-        in: 'query',
-        type: t.int(1, 50000),
-        default: 5000,
-        doc: 'Results per page (maximum 50000).',
-      },
+      limitParam(5000, 50000),
     ],
   });
 
