@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDemoStore } from '../../src/demo/demo-store.js';
+import { hasShared, leanDir } from '../support/shared.js';
 import { assertNoKey, KEY, runBin, simDbPath } from './support.js';
 
 let dir: string;
@@ -58,4 +59,40 @@ test('mdq demo --data refuses a folder that does not exist', async () => {
   const r = await runBin(['demo', '--data', join(dir, 'nope'), '--db', join(dir, 'x.duckdb')]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /Invalid --data: .*nope.* is not a folder/);
+});
+
+test('mdq demo --data runs the same walk-through over real Lean files', async (t) => {
+  if (!hasShared(t, leanDir)) return;
+  // A small Lean root built from a few of the market-data files: SPY minute trades of three days and
+  // its daily history, EUR/USD minutes for the conversion.
+  const lean = join(dir, 'lean');
+  const pick = (rel: string) => {
+    mkdirSync(dirname(join(lean, rel)), { recursive: true });
+    copyFileSync(join(leanDir, rel), join(lean, rel));
+  };
+  for (const day of ['20131007', '20131008', '20131009']) pick(`equity/usa/minute/spy/${day}_trade.zip`);
+  pick('equity/usa/daily/spy.zip');
+  for (const f of readdirSync(join(leanDir, 'forex/oanda/minute/eurusd')).slice(0, 1)) {
+    pick(`forex/oanda/minute/eurusd/${f}`);
+  }
+  const r = await runBin([
+    'demo',
+    '--data',
+    lean,
+    '--db',
+    join(dir, 'lean.duckdb'),
+    '--out-dir',
+    join(dir, 'lean-out'),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout.split('\n')[0] as string, /^mdq demo — real data ingested from the Lean folder/);
+  assert.match(r.stderr, /ingested \d+ files/);
+  const sections = r.stdout.split('\n').filter((l) => /^── \d+\. /.test(l));
+  assert.ok(sections.length >= 5);
+  for (const s of sections) assert.ok(s.endsWith(`[Lean data: ${lean}]`), s);
+  assert.match(
+    r.stdout,
+    /\$ mdq stocks get-aggregate-bars SPY 2013-10-07 2013-10-09 --timespan minute --full-range/,
+  );
+  assert.match(r.stdout, /[\d,]+ minute bars over 3 trading days/);
 });
