@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTest } from './autocannon.js';
@@ -99,6 +99,7 @@ const server = (mode: string, arg: string) =>
   spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [mode, arg]);
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg().map((l) => +l.toFixed(1));
   const syntheticDb = join(tmpdir(), `mdq-bench-synthetic-${process.pid}.duckdb`);
   log(`building the synthetic store (${FOUR_YEARS.join('..')}) in ${syntheticDb}`);
   const synthetic = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
@@ -246,6 +247,8 @@ async function main(): Promise<void> {
     cpu: cpus()[0]?.model,
     memoryGiB: +(totalmem() / 2 ** 30).toFixed(1),
     freeMemoryGiB: +(freemem() / 2 ** 30).toFixed(1),
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: loadavg().map((l) => +l.toFixed(1)),
     node: process.version,
     mdq: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
     undici: versionOf('undici'),
