@@ -24,6 +24,7 @@ export class Progress {
   #last = 0;
   #state: ProgressState | undefined;
   #drawn = false;
+  #finished = false;
 
   constructor(
     readonly label: string,
@@ -32,6 +33,7 @@ export class Progress {
 
   /** Records the new state and redraws when due. */
   update(state: ProgressState): void {
+    if (this.#finished) return;
     this.#state = state;
     const now = performance.now();
     if (now - this.#last < REDRAW_MS && state.done !== state.total) return;
@@ -39,9 +41,10 @@ export class Progress {
     this.#draw(now);
   }
 
-  /** Draws the final state and ends the line. */
+  /** Draws the final state and ends the line; later calls do nothing. */
   done(): void {
-    if (!this.stream || !this.#drawn) return;
+    if (!this.stream || !this.#drawn || this.#finished) return;
+    this.#finished = true;
     this.#draw(performance.now());
     this.stream.write('\n');
   }

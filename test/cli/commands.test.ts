@@ -250,6 +250,7 @@ describe('client commands against the server', () => {
 describe('exit codes and messages', () => {
   const cases: [string, string[], RegExp][] = [
     ['unknown command', ['stonks'], /Unknown command "stonks"; allowed: stocks, options/],
+    ['missing operation', ['stocks'], /Missing operation for mdq stocks; allowed: get-trades, /],
     [
       'unknown operation',
       ['stocks', 'get-everything'],
