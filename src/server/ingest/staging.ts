@@ -445,8 +445,8 @@ export class Staging implements RowSink {
   }
 
   /**
-   * Appends one staged line. Lines are written out in blocks as they come: holding a large file's
-   * lines until the end would make the garbage collector copy them again and again.
+   * Appends one staged line. Lines are written out in small blocks as they come: lines held longer
+   * survive young-generation collections and get copied and promoted, which cost more than the parsing.
    */
   private write(table: BulkTable, line: string): void {
     let staged = this.files[table];
@@ -456,7 +456,7 @@ export class Staging implements RowSink {
       this.files[table] = staged;
     }
     staged.pending.push(line);
-    if (staged.pending.length >= 8192) flushStaged(staged);
+    if (staged.pending.length >= 256) flushStaged(staged);
   }
 
   private reset(): void {
