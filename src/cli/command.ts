@@ -75,7 +75,8 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
 
 /** Checks a parsed command line against a command's declaration. */
 export function commandInput(cmd: CommandDef, parsed: ParsedArgv): CommandInput {
-  const known = new Map([...cmd.options, ...GLOBAL_OPTIONS].map((o) => [o.name, o]));
+  // A command may give a global option its own meaning (`serve --api-key`: a key it accepts).
+  const known = new Map([...GLOBAL_OPTIONS, ...cmd.options].map((o) => [o.name, o]));
   const options = new Map<string, string>();
   for (const [name, values] of parsed.options) {
     const def = known.get(name);
@@ -128,7 +129,10 @@ export function commandHelp(cmd: CommandDef): string {
     for (const o of cmd.options) lines.push(helpRow(`--${o.name}`, o.type, o.default, o.doc));
   }
   lines.push('', 'Global options:');
-  for (const o of GLOBAL_OPTIONS) lines.push(helpRow(`--${o.name}`, o.type, o.default, o.doc));
+  for (const o of GLOBAL_OPTIONS) {
+    if (!cmd.options.some((c) => c.name === o.name))
+      lines.push(helpRow(`--${o.name}`, o.type, o.default, o.doc));
+  }
   if (cmd.notes) lines.push('', cmd.notes);
   return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
-import { parseOptionSymbol } from '../../src/symbols/index.js';
+import { convertOptionSymbolFormats, parseOptionSymbol } from '../../src/symbols/index.js';
 import { assertNoKey, bin, envFor, KEY, runBin, runOnTty, startSimServer } from './support.js';
 
 let server: RunningServer;
@@ -198,6 +198,12 @@ describe('helpers', () => {
       parseOptionSymbol('O:AMD220121C00100500', { outputFormat: 'dict', expiryFormat: 'string' }),
     );
     assert.equal(convert.stdout, 'AMD_062822P96.05\n');
+    const [named, toOnly] = await Promise.all([
+      runBin(['symbols', 'convert', 'AMD220121C00100000', '--from', 'polygon', '--to', 'tda', '-o', 'table']),
+      runBin(['symbols', 'convert', 'AMD220121C00100000', 'tos', '-o', 'table']),
+    ]);
+    assert.equal(named.stdout, `${convertOptionSymbolFormats('AMD220121C00100000', 'polygon', 'tda')}\n`);
+    assert.equal(toOnly.stdout, `${convertOptionSymbolFormats('AMD220121C00100000', 'polygon', 'tos')}\n`);
     assert.deepEqual(JSON.parse(detect.stdout), ['trade_station']);
   });
 

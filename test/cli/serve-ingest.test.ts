@@ -29,7 +29,7 @@ function dayAggregates(
 }
 
 test('mdq serve answers over HTTP with the key it was given, and stops on SIGTERM', async () => {
-  const child = spawn(process.execPath, [bin, 'serve', '--db', simDbPath, '--port', '0', '--key', KEY], {
+  const child = spawn(process.execPath, [bin, 'serve', '--db', simDbPath, '--port', '0', '--api-key', KEY], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '' },
   });

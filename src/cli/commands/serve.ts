@@ -16,14 +16,14 @@ export const serveCommand: CommandDef = {
       name: 'host',
       type: 'host',
       default: '127.0.0.1',
-      doc: 'Interface to bind (non-loopback needs --key).',
+      doc: 'Interface to bind (non-loopback needs --api-key).',
     },
     { name: 'port', type: 'int ≥ 0', default: '8765', doc: 'TCP port; 0 picks a free one.' },
     {
-      name: 'key',
+      name: 'api-key',
       type: 'string',
       repeatable: true,
-      doc: 'An accepted API key (repeatable); without any, loopback accepts every non-empty key.',
+      doc: 'A key the server accepts (repeatable); without any, loopback accepts every non-empty key.',
     },
     {
       name: 'now',
@@ -40,7 +40,7 @@ export const serveCommand: CommandDef = {
       ...(db !== undefined && { db }),
       host: input.options.get('host') ?? '127.0.0.1',
       port: intOption(input, 'port', 8765, 0),
-      apiKeys: [...(input.all.get('key') ?? [])],
+      apiKeys: [...(input.all.get('api-key') ?? [])],
       ...(now !== undefined && { now: /^\d+$/.test(now) ? Number(now) : now }),
       log: (line) => ctx.error(line),
     });

@@ -8,6 +8,7 @@ import {
 } from '../../symbols/index.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
 import { printValue } from '../print-value.js';
+import { UsageError } from '../usage-error.js';
 
 const FORMATS = `${OPTION_SYMBOL_FORMATS.join('|')} (aliases native, broker_1..broker_5)`;
 
@@ -67,12 +68,29 @@ export const symbolsCommands: readonly CommandDef[] = [
     summary: 'Convert an option symbol from one format to another.',
     args: [
       { name: 'symbol', type: 'string', doc: 'The option symbol.' },
-      { name: 'from-format', type: FORMATS, doc: 'Its format.' },
-      { name: 'to-format', type: FORMATS, doc: 'The format to write.' },
+      {
+        name: 'from-format',
+        type: 'format',
+        doc: 'Its format (or --from; with one format given: the target).',
+        optional: true,
+      },
+      { name: 'to-format', type: 'format', doc: 'The format to write (or --to).', optional: true },
     ],
-    options: [prefixOption],
+    options: [
+      { name: 'from', type: FORMATS, default: 'polygon', doc: 'Format of the symbol.' },
+      { name: 'to', type: FORMATS, doc: 'Format to write.' },
+      prefixOption,
+    ],
     async run(ctx, input) {
-      const [symbol, from, to] = input.args as [string, string, string];
+      const [symbol, ...formats] = input.args as [string, ...string[]];
+      // `convert SYM tda` reads as "to tda"; `convert SYM polygon tda` as "from polygon to tda".
+      const positionalTo = formats.length === 2 ? formats[1] : formats[0];
+      const positionalFrom = formats.length === 2 ? formats[0] : undefined;
+      const from = input.options.get('from') ?? positionalFrom ?? 'polygon';
+      const to = input.options.get('to') ?? positionalTo;
+      if (to === undefined) {
+        throw new UsageError('Missing the format to write: mdq symbols convert <symbol> --to <format>');
+      }
       const prefixO = flagOption(input, 'prefix-o');
       printValue(
         ctx,
