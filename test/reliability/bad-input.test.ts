@@ -1,11 +1,13 @@
 /**
  * Bad input, every parameter type: a table of malformed values through the library (async and sync)
- * and through the server over HTTP; each gets a clear error naming the parameter and
+ * through the server over HTTP and through the CLI; each gets a clear error naming the parameter and
  * the value, and nothing is sent. Then property-based fuzzing of the server's query parsing, over
  * every operation's declared path and query parameters: no 500, no crash.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import {
   buildOptionSymbol,
@@ -26,6 +28,7 @@ import {
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { Store } from '../../src/server/store/store.js';
 import { type FaultServer, startFaultServer } from '../support/fault-server.js';
+import { runCliCaptured } from './cli-capture.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js';
 
 let recorder: FaultServer;
@@ -454,5 +457,76 @@ describe('bad input: the server', () => {
       headers: { authorization: 'Bearer k' },
     });
     assert.equal(health.status, 200);
+  });
+});
+
+/** [parameter type, argv, text the error line must show]. */
+const CLI_CASES: [string, string[], string[]][] = [
+  ['date', ['stocks', 'get-daily-open-close', 'AAPL', '2024-02-30'], ['date', '"2024-02-30"']],
+  ['date', ['stocks', 'get-aggregate-bars', 'AAPL', '2024-01-05', '2024-01-02'], ['fromDate', 'toDate']],
+  ['timestamp', ['stocks', 'get-trades-v3', 'AAPL', '--timestamp', 'noon'], ['timestamp', '"noon"']],
+  ['limit', ['stocks', 'get-trades-v3', 'AAPL', '--limit', '0'], ['limit', '0']],
+  ['limit', ['stocks', 'get-trades-v3', 'AAPL', '--limit', 'abc'], ['limit', '"abc"']],
+  ['limit', ['stocks', 'get-sma', 'AAPL', '--limit', '5001'], ['limit', '5000']],
+  [
+    'multiplier',
+    ['stocks', 'get-aggregate-bars', 'AAPL', '2024-01-02', '2024-01-05', '--multiplier', '0'],
+    ['multiplier', '0'],
+  ],
+  [
+    'enum',
+    ['stocks', 'get-aggregate-bars', 'AAPL', '2024-01-02', '2024-01-05', '--timespan', 'fortnight'],
+    ['timespan', '"fortnight"'],
+  ],
+  ['enum', ['stocks', 'get-trades-v3', 'AAPL', '--order', 'sideways'], ['order', '"sideways"']],
+  ['symbol', ['stocks', 'get-last-trade', 'AA PL'], ['symbol', '"AA PL"']],
+  ['option symbol', ['options', 'get-last-trade', 'SPY'], ['ticker', '"SPY"']],
+  ['option symbol', ['symbols', 'parse', 'SPY2308C430'], ['optionSymbol', '"SPY2308C430"']],
+  ['list', ['stocks', 'get-snapshot-all', '--symbols', 'AAPL,,MSFT'], ['symbols', '"AAPL,,MSFT"']],
+  ['unknown option', ['stocks', 'get-last-trade', 'AAPL', '--limt', '5'], ['limt']],
+  ['unknown operation', ['stocks', 'get-lats-trade', 'AAPL'], ['get-lats-trade', 'get-last-trade']],
+];
+
+describe('bad input: the CLI', () => {
+  test(`${CLI_CASES.length} malformed arguments: exit code 2, one error line naming the parameter and value, nothing sent`, async () => {
+    const env = { MASSIVE_API_KEY: 'k', MDQ_BASE_URL: recorder.url, NO_COLOR: '1' };
+    const before = recorder.requests.length;
+    for (const [type, argv, shows] of CLI_CASES) {
+      const what = `${type}: mdq ${argv.join(' ')}`;
+      const { code, stdout, stderr } = await runCliCaptured(argv, env);
+      assert.equal(code, 2, `${what}: exit ${code}\n${stderr}`);
+      assert.equal(stdout, '', what);
+      const line = stderr.trim().split('\n').at(-1) ?? '';
+      assert.match(line, /^mdq: /, `${what}: ${stderr}`);
+      for (const text of shows) assert.ok(line.includes(text), `${what}: ${line} should show ${text}`);
+    }
+    assert.equal(recorder.requests.length, before, 'a malformed command sent a request');
+  });
+
+  test('the installed entry point exits with status 2 and one line on standard error', () => {
+    const entry = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        entry,
+        'stocks',
+        'get-aggregate-bars',
+        'AAPL',
+        '2024-01-02',
+        '2024-01-05',
+        '--multiplier',
+        '0',
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, MASSIVE_API_KEY: 'k', MDQ_BASE_URL: recorder.url },
+        timeout: 30_000,
+      },
+    );
+    assert.equal(run.status, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr.trim(), /^mdq: Invalid multiplier: 0;/);
   });
 });

@@ -19,6 +19,7 @@ import {
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { Store } from '../../src/server/store/store.js';
 import { type FaultServer, startFaultServer, startFaultServerThread } from '../support/fault-server.js';
+import { runCliCaptured } from './cli-capture.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js';
 
 const KEY = 'sk-live-7f3a9c1e5b2d4f60a8e1c3b5d7f9a2c4';
@@ -159,6 +160,82 @@ describe('security: the key never leaks from the client', () => {
     } finally {
       sync.close();
       await refusing.close();
+    }
+  });
+});
+
+describe('security: the CLI never prints the key', () => {
+  const CLI_KEY = 'sk-cli-0c9e7a5b3d1f2e4a6c8b0d2f4e6a8c1b';
+
+  test('errors, retries, results and help, with the key from --api-key or the environment', async () => {
+    const outputs: [string, string][] = [];
+    const run = async (what: string, argv: string[], key: string, viaEnv: boolean, baseUrl: string) => {
+      const env = { NO_COLOR: '1', ...(viaEnv ? { MASSIVE_API_KEY: key } : {}) };
+      const args = [...argv, '--base-url', baseUrl, ...(viaEnv ? [] : ['--api-key', key])];
+      const { code, stdout, stderr } = await runCliCaptured(args, env);
+      outputs.push([`${what} (${viaEnv ? 'env' : '--api-key'})`, `exit ${code}\n${stdout}\n${stderr}`]);
+      return { code, stdout, stderr };
+    };
+    for (const viaEnv of [false, true]) {
+      // Refused by the server: CLI_KEY is not one of its keys.
+      const refused = await run(
+        '401',
+        ['stocks', 'get-last-trade', SYNTHETIC_TICKER],
+        CLI_KEY,
+        viaEnv,
+        server.url,
+      );
+      assert.equal(refused.code, 1);
+      upstream.setScript([
+        { status: 403, body: { status: 'ERROR', error: `key ${CLI_KEY} is not allowed` } },
+      ]);
+      await run('403 echoing the key', ['stocks', 'get-last-trade', 'AAPL'], CLI_KEY, viaEnv, upstream.url);
+      upstream.setScript([{ status: 200, body: { status: 'OK', results: { p: 1, echoed: CLI_KEY } } }]);
+      await run(
+        '200 echoing the key',
+        ['stocks', 'get-last-trade', 'AAPL', '-o', 'json'],
+        CLI_KEY,
+        viaEnv,
+        upstream.url,
+      );
+      const retried = await run(
+        'connection refused, retried',
+        ['stocks', 'get-last-trade', 'AAPL'],
+        CLI_KEY,
+        viaEnv,
+        'http://127.0.0.1:9',
+      );
+      assert.equal(retried.code, 1);
+      assert.match(retried.stderr, /retry/i);
+      const paged = await run(
+        'all pages, json',
+        [
+          'stocks',
+          'get-aggregate-bars',
+          SYNTHETIC_TICKER,
+          '2023-03-01',
+          '2023-03-03',
+          '--timespan',
+          'minute',
+          '--limit',
+          '1000',
+          '--all-pages',
+          '-o',
+          'json',
+        ],
+        KEY,
+        viaEnv,
+        server.url,
+      );
+      assert.equal(paged.code, 0, paged.stderr);
+      assert.ok(paged.stdout.length > 1000);
+      await run('help', ['stocks', 'get-last-trade', '--help'], CLI_KEY, viaEnv, server.url);
+    }
+    for (const [what, text] of outputs) {
+      assert.ok(
+        !text.includes(CLI_KEY) && !text.includes(KEY),
+        `${what} shows the key:\n${text.slice(0, 1500)}`,
+      );
     }
   });
 });
