@@ -1,14 +1,13 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, constants as zlibConstants } from 'node:zlib';
 import { startOfDay } from '../../dates/time-zone.js';
 import type { Store } from '../store/store.js';
-import { splitCsvLine } from './csv-fields.js';
-import { IngestError, RowProblem } from './ingest-error.js';
-import { eachLine } from './lines.js';
+import { IngestError } from './ingest-error.js';
 import { isoDate } from './local-time.js';
+import { csvError, type PreparedSource } from './native-ticks.js';
 import { defaultExerciseStyle, parseOptionTicker } from './option-ticker.js';
 import { tickerRowFor } from './reference.js';
-import type { BarRow } from './rows.js';
 import { type IngestJob, type IngestOptions, type IngestSummary, runIngestJobs } from './run-jobs.js';
 import type { RowSink } from './staging.js';
 
@@ -72,15 +71,47 @@ export interface FlatFileOptions extends IngestOptions {
   resolution?: 'day' | 'minute';
 }
 
-function fail(reason: string): never {
-  throw new RowProblem(reason);
-}
+/** Type DuckDB reads each flat-file column as. */
+const COLUMN_TYPES: Readonly<Record<string, string>> = {
+  ticker: 'VARCHAR',
+  volume: 'DOUBLE',
+  open: 'DOUBLE',
+  close: 'DOUBLE',
+  high: 'DOUBLE',
+  low: 'DOUBLE',
+  window_start: 'BIGINT',
+  transactions: 'BIGINT',
+  conditions: 'VARCHAR',
+  indicators: 'VARCHAR',
+  correction: 'INTEGER',
+  exchange: 'INTEGER',
+  id: 'VARCHAR',
+  participant_timestamp: 'BIGINT',
+  price: 'DOUBLE',
+  sequence_number: 'BIGINT',
+  sip_timestamp: 'BIGINT',
+  size: 'DOUBLE',
+  tape: 'INTEGER',
+  trf_id: 'INTEGER',
+  trf_timestamp: 'BIGINT',
+  ask_exchange: 'INTEGER',
+  ask_price: 'DOUBLE',
+  ask_size: 'DOUBLE',
+  bid_exchange: 'INTEGER',
+  bid_price: 'DOUBLE',
+  bid_size: 'DOUBLE',
+};
 
 /**
  * Ingests the provider's bulk CSV files (`.csv` or gzip-compressed `.csv.gz`, with a header row): day
  * and minute aggregates, trades and quotes of any asset class, times in Unix ns. The layout is read
  * from the header (`FLAT_FILE_LAYOUTS`). Each file is one transaction and is skipped when its content
  * was ingested before.
+ *
+ * The files can hold tens of millions of rows, so they are never read into JavaScript: DuckDB's CSV
+ * reader loads them (explicit column types, gzip read as a stream) and one `SELECT` maps them onto the
+ * store's tables. Ticks without `sip_timestamp` (crypto, forex) use `participant_timestamp`; ticks
+ * without `sequence_number` use their line number.
  *
  * @throws IngestError naming `file:line` for a bad header or malformed row (unless `continueOnError`).
  */
@@ -92,137 +123,179 @@ export async function ingestFlatFiles(
   const jobs: IngestJob[] = files.map((path) => ({
     path,
     kind: 'flatfiles',
-    parse: (bytes, sink) => parseFlatFile(path, bytes, sink, options.resolution),
+    streamed: true,
+    parse: (_bytes, sink) => stageFlatFile(path, sink, options.resolution),
   }));
   return runIngestJobs(store, jobs, [], options);
 }
 
-/** Parses one flat file into `sink`. */
-export function parseFlatFile(
-  file: string,
-  bytes: Uint8Array,
-  sink: RowSink,
-  resolution?: 'day' | 'minute',
-): FlatFileLayout {
-  let data = bytes;
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+/** The header line of a flat file (gzip or plain), read from its first 64 KiB. */
+function readHeader(file: string): { header: string; gzip: boolean } {
+  const fd = openSync(file, 'r');
+  let head: Buffer;
+  try {
+    const buffer = Buffer.alloc(65_536);
+    head = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+  const gzip = head[0] === 0x1f && head[1] === 0x8b;
+  let text: Buffer = head;
+  if (gzip) {
     try {
-      data = gunzipSync(bytes);
+      // A prefix of the stream: flush what it decodes to instead of asking for the end.
+      text = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
     } catch (e) {
       throw new IngestError({ file }, `not a readable gzip file (${(e as Error).message})`, { cause: e });
     }
   }
-  const text = new TextDecoder().decode(data);
-  let layout: FlatFileLayout | undefined;
-  let index: Record<string, number> = {};
-  const known = resolution ?? resolutionFromPath(file);
-  const bars: { row: BarRow; line: number }[] = [];
-  const seen = new Set<string>();
-  let current = 0;
-  try {
-    eachLine(text, (line, n) => {
-      current = n;
-      if (n === 1) {
-        const names = line
-          .replace(/^\uFEFF/, '')
-          .split(',')
-          .map((s) => s.trim().toLowerCase());
-        layout = layoutOf(names);
-        if (!layout) {
-          fail(
-            `unknown header ${JSON.stringify(line)}; expected the columns of aggregates (${FLAT_FILE_LAYOUTS.aggregates.join(',')}), trades or quotes`,
-          );
-        }
-        index = Object.fromEntries(names.map((name, i) => [name, i]));
-        return;
-      }
-      if (line === '') fail('empty line');
-      const f = splitCsvLine(line);
-      if (!f) fail('unclosed quote');
-      if (f.length !== Object.keys(index).length) {
-        fail(`expected ${Object.keys(index).length} columns, found ${f.length}`);
-      }
-      // Columns a layout may lack read as empty.
-      const get = (name: string): string => {
-        const i = index[name];
-        return i === undefined ? '' : (f[i] as string);
-      };
-      const ticker = get('ticker');
-      if (ticker === '') fail('ticker is empty');
-      if (!seen.has(ticker)) {
-        seen.add(ticker);
-        reference(ticker, sink);
-      }
-      if (layout === 'aggregates') {
-        const windowStart = int(get('window_start'), 'window_start');
-        const row: BarRow = {
-          ticker,
-          resolution: known ?? 'minute',
-          t: Number(windowStart / 1_000_000n),
-          o: float(get('open'), 'open'),
-          h: float(get('high'), 'high'),
-          l: float(get('low'), 'low'),
-          c: float(get('close'), 'close'),
-          v: float(get('volume'), 'volume'),
-          vw: null,
-          n: optInt(get('transactions'), 'transactions'),
-        };
-        // Without a known resolution the rows wait until the whole file has been seen.
-        if (known) sink.bar(row);
-        else bars.push({ row, line: n });
-      } else if (layout === 'trades') {
-        const participant = optBig(get('participant_timestamp'), 'participant_timestamp');
-        sink.trade({
-          ticker,
-          sip_timestamp: tickTime(get('sip_timestamp'), participant),
-          participant_timestamp: participant,
-          sequence_number: sequence(get('sequence_number'), n),
-          price: float(get('price'), 'price'),
-          size: float(get('size'), 'size'),
-          exchange: optInt(get('exchange'), 'exchange'),
-          conditions: intList(get('conditions'), 'conditions'),
-          id: get('id') === '' ? null : get('id'),
-          tape: optInt(get('tape'), 'tape'),
-          correction: optInt(get('correction'), 'correction'),
-          trf_id: optInt(get('trf_id'), 'trf_id'),
-          trf_timestamp: optBig(get('trf_timestamp'), 'trf_timestamp'),
-        });
-      } else {
-        const participant = optBig(get('participant_timestamp'), 'participant_timestamp');
-        sink.quote({
-          ticker,
-          sip_timestamp: tickTime(get('sip_timestamp'), participant),
-          participant_timestamp: participant,
-          sequence_number: sequence(get('sequence_number'), n),
-          bid_price: optFloat(get('bid_price'), 'bid_price'),
-          bid_size: optFloat(get('bid_size'), 'bid_size'),
-          bid_exchange: optInt(get('bid_exchange'), 'bid_exchange'),
-          ask_price: optFloat(get('ask_price'), 'ask_price'),
-          ask_size: optFloat(get('ask_size'), 'ask_size'),
-          ask_exchange: optInt(get('ask_exchange'), 'ask_exchange'),
-          conditions: intList(get('conditions'), 'conditions'),
-          indicators: intList(get('indicators'), 'indicators'),
-          tape: optInt(get('tape'), 'tape'),
-        });
-      }
-    });
-  } catch (e) {
-    if (e instanceof RowProblem) throw new IngestError({ file, line: current }, e.message);
-    throw e;
+  const decoded = text.toString('utf8');
+  const newline = decoded.indexOf('\n');
+  const header = (newline === -1 ? decoded : decoded.slice(0, newline))
+    .replace(/\r$/, '')
+    .replace(/^\uFEFF/, '');
+  return { header, gzip };
+}
+
+/** Checks the header and stages the file for DuckDB to load at commit. Returns the layout. */
+export function stageFlatFile(file: string, sink: RowSink, resolution?: 'day' | 'minute'): FlatFileLayout {
+  const { header, gzip } = readHeader(file);
+  if (header.trim() === '') throw new IngestError({ file }, 'the file is empty (no header row)');
+  const names = header.split(',').map((s) => s.trim().toLowerCase());
+  const layout = layoutOf(names);
+  if (!layout) {
+    throw new IngestError(
+      { file, line: 1 },
+      `unknown header ${JSON.stringify(header)}; expected the columns of aggregates (${FLAT_FILE_LAYOUTS.aggregates.join(',')}), trades or quotes`,
+    );
   }
-  if (!layout) throw new IngestError({ file }, 'the file is empty (no header row)');
-  if (layout === 'aggregates' && !known) {
-    const res = inferResolution(bars.map((b) => b.row));
-    for (const { row, line } of bars) {
-      try {
-        sink.bar({ ...row, resolution: res });
-      } catch (e) {
-        if (e instanceof RowProblem) throw new IngestError({ file, line }, e.message);
-        throw e;
-      }
-    }
-  }
+  const raw = `raw_flat_${++counter}`;
+  sink.native({
+    table: layout === 'aggregates' ? 'bars' : layout,
+    prepare: (store) => prepare(store, { file, gzip, names, layout, raw, sink, resolution }),
+    cleanup: (store) => store.run(`DROP TABLE IF EXISTS temp.main.${raw}`),
+  });
   return layout;
+}
+
+let counter = 0;
+
+interface FlatSource {
+  file: string;
+  gzip: boolean;
+  names: string[];
+  layout: FlatFileLayout;
+  raw: string;
+  sink: RowSink;
+  resolution: 'day' | 'minute' | undefined;
+}
+
+async function prepare(store: Store, src: FlatSource): Promise<PreparedSource> {
+  const { file, names, layout, sink } = src;
+  const raw = `temp.main.${src.raw}`;
+  const types = names.map((n) => `'${n}': '${COLUMN_TYPES[n] ?? 'VARCHAR'}'`).join(', ');
+  try {
+    // Row numbers follow the file's order (DuckDB keeps insertion order); + 1 for the header line.
+    await store.run(
+      `CREATE OR REPLACE TEMP TABLE ${src.raw} AS SELECT row_number() OVER () + 1 AS line, *
+       FROM read_csv('${file.replaceAll("'", "''")}', header = true, delim = ',', quote = '"', escape = '"',
+         auto_detect = false, strict_mode = true, compression = '${src.gzip ? 'gzip' : 'none'}', columns = {${types}})`,
+    );
+  } catch (e) {
+    throw csvError(e, { file }, false);
+  }
+  const has = (n: string) => names.includes(n);
+  const col = (n: string) => (has(n) ? n : 'NULL');
+  const checks: [string, string][] = [["ticker IS NULL OR ticker = ''", 'ticker is empty']];
+  for (const n of FLAT_FILE_REQUIRED[layout])
+    if (n !== 'ticker') checks.push([`${n} IS NULL`, `${n} is empty`]);
+  for (const n of ['conditions', 'indicators']) {
+    if (has(n))
+      checks.push([
+        `NOT regexp_full_match(coalesce(${n}, ''), '${INT_LIST}')`,
+        `${n} is not a list of integers`,
+      ]);
+  }
+  let time: string;
+  if (layout === 'aggregates') time = 'window_start // 1000000';
+  else {
+    time = `coalesce(${col('sip_timestamp')}, ${col('participant_timestamp')})`;
+    checks.push([`${time} IS NULL`, 'sip_timestamp and participant_timestamp are both empty']);
+  }
+  const [summary] = await store.all<Record<string, bigint | null>>(
+    `SELECT ${checks.map(([bad], i) => `min(line) FILTER (WHERE ${bad}) AS bad${i}`).join(', ')},
+       min(${time}) AS lo, max(${time}) AS hi, count(*) AS n FROM ${raw}`,
+  );
+  let first: { line: number; reason: string } | undefined;
+  checks.forEach(([, reason], i) => {
+    const line = summary?.[`bad${i}`];
+    if (line !== null && line !== undefined && (!first || Number(line) < first.line))
+      first = { line: Number(line), reason };
+  });
+  if (first) throw new IngestError({ file, line: first.line }, first.reason);
+
+  const tickers = await store.all<{ ticker: string }>(`SELECT DISTINCT ticker FROM ${raw}`);
+  for (const { ticker } of tickers) reference(ticker, sink);
+
+  const list = (n: string) =>
+    has(n)
+      ? `CASE WHEN trim(${n}, '[] ') = '' THEN NULL ELSE list_transform(string_split(trim(${n}, '[] '), ','), x -> trim(x)::INTEGER) END`
+      : 'NULL::INTEGER[]';
+  let select: string;
+  if (layout === 'aggregates') {
+    const res = src.resolution ?? resolutionFromPath(file) ?? (await inferResolution(store, raw));
+    const [dupe] = await store.all<{ line: bigint | null; ticker: string | null }>(
+      `SELECT line, ticker FROM (SELECT line, ticker, row_number() OVER (PARTITION BY ticker, window_start ORDER BY line) AS k
+       FROM ${raw}) WHERE k > 1 ORDER BY line LIMIT 1`,
+    );
+    if (dupe?.line !== null && dupe?.line !== undefined) {
+      throw new IngestError(
+        { file, line: Number(dupe.line) },
+        `a second row for ${dupe.ticker} at this window_start`,
+      );
+    }
+    select = `SELECT ticker, '${res}' AS resolution, window_start // 1000000 AS t, open AS o, high AS h, low AS l,
+        close AS c, volume AS v, NULL::DOUBLE AS vw, ${col('transactions')} AS n FROM ${raw} ORDER BY line`;
+  } else if (layout === 'trades') {
+    select = `SELECT ticker, ${time} AS sip_timestamp, ${col('participant_timestamp')} AS participant_timestamp,
+        coalesce(${col('sequence_number')}, line) AS sequence_number, price, size, ${col('exchange')} AS exchange,
+        ${list('conditions')} AS conditions, ${col('id')} AS id, ${col('tape')} AS tape, ${col('correction')} AS correction,
+        ${col('trf_id')} AS trf_id, ${col('trf_timestamp')} AS trf_timestamp FROM ${raw} ORDER BY line`;
+  } else {
+    select = `SELECT ticker, ${time} AS sip_timestamp, ${col('participant_timestamp')} AS participant_timestamp,
+        coalesce(${col('sequence_number')}, line) AS sequence_number, bid_price, ${col('bid_size')} AS bid_size,
+        ${col('bid_exchange')} AS bid_exchange, ask_price, ${col('ask_size')} AS ask_size, ${col('ask_exchange')} AS ask_exchange,
+        ${list('conditions')} AS conditions, ${list('indicators')} AS indicators, ${col('tape')} AS tape FROM ${raw} ORDER BY line`;
+  }
+  return {
+    select,
+    min: summary?.lo ?? 0n,
+    max: summary?.hi ?? -1n,
+    rows: Number(summary?.n ?? 0n),
+    replaces: { kind: 'keys' },
+  };
+}
+
+/** `12,37`, `[12, 37]` or empty. */
+const INT_LIST = '^\\[?\\s*(-?[0-9]+\\s*(,\\s*-?[0-9]+\\s*)*)?\\]?$';
+
+/** Day bars start at midnight of the market's zone; any other start means minute bars. */
+async function inferResolution(store: Store, raw: string): Promise<'day' | 'minute'> {
+  const limit = 5000;
+  const starts = await store.all<{ t: bigint; utc: boolean }>(
+    `SELECT DISTINCT window_start // 1000000 AS t, (ticker LIKE 'C:%' OR ticker LIKE 'X:%') AS utc FROM ${raw} LIMIT ${limit + 1}`,
+  );
+  // More distinct starts than a day file could have.
+  if (starts.length > limit) return 'minute';
+  for (const { t, utc } of starts) {
+    const ms = Number(t);
+    const day = new Date(ms).toISOString().slice(0, 10);
+    const candidates = utc
+      ? [Date.parse(`${day}T00:00:00Z`)]
+      : [startOfDay(day, 'America/New_York'), startOfDay(nextDay(day), 'America/New_York')];
+    if (!candidates.includes(ms)) return 'minute';
+  }
+  return 'day';
 }
 
 function layoutOf(names: string[]): FlatFileLayout | undefined {
@@ -249,20 +322,6 @@ function resolutionFromPath(file: string): 'day' | 'minute' | undefined {
   return undefined;
 }
 
-/** Day bars start at midnight of the market's zone; any other start means minute bars. */
-function inferResolution(rows: readonly BarRow[]): 'day' | 'minute' {
-  if (rows.length === 0) return 'day';
-  for (const r of rows) {
-    const utc = r.ticker.startsWith('C:') || r.ticker.startsWith('X:');
-    const day = new Date(r.t).toISOString().slice(0, 10);
-    const candidates = utc
-      ? [Date.parse(`${day}T00:00:00Z`)]
-      : [startOfDay(day, 'America/New_York'), startOfDay(nextDay(day), 'America/New_York')];
-    if (!candidates.includes(r.t)) return 'minute';
-  }
-  return 'day';
-}
-
 function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
@@ -286,55 +345,4 @@ function reference(ticker: string, sink: RowSink): void {
   const row = tickerRowFor(ticker);
   // Only the known ETFs are classified; a flat file does not say what other stock tickers are.
   if (row) sink.ticker({ ...row, type: row.type === 'CS' ? null : row.type });
-}
-
-/**
- * The tick's time: `sip_timestamp`, else (crypto and forex files have none) `participant_timestamp`.
- */
-function tickTime(sip: string, participant: bigint | null): bigint {
-  if (sip !== '') return int(sip, 'sip_timestamp');
-  if (participant === null) fail('sip_timestamp and participant_timestamp are both empty');
-  return participant;
-}
-
-/** `sequence_number`, else (files without one) the line number, which keeps ticks apart. */
-function sequence(s: string, line: number): bigint {
-  return s === '' ? BigInt(line) : int(s, 'sequence_number');
-}
-
-function int(s: string, what: string): bigint {
-  if (!/^-?\d+$/.test(s)) fail(`${what} is not an integer: ${JSON.stringify(s)}`);
-  return BigInt(s);
-}
-
-function optBig(s: string, what: string): bigint | null {
-  return s === '' ? null : int(s, what);
-}
-
-function optInt(s: string, what: string): number | null {
-  if (s === '') return null;
-  const v = Number(int(s, what));
-  if (!Number.isSafeInteger(v)) fail(`${what} is out of range: ${s}`);
-  return v;
-}
-
-function float(s: string, what: string): number {
-  const v = s === '' ? Number.NaN : Number(s);
-  if (!Number.isFinite(v)) fail(`${what} is not a number: ${JSON.stringify(s)}`);
-  return v;
-}
-
-function optFloat(s: string, what: string): number | null {
-  return s === '' ? null : float(s, what);
-}
-
-/** `12,37` (or `[12, 37]`) → [12, 37]; empty → null. */
-function intList(s: string, what: string): number[] | null {
-  const body = s.trim().replace(/^\[/, '').replace(/\]$/, '').trim();
-  if (body === '') return null;
-  return body.split(',').map((x) => {
-    const v = x.trim();
-    if (!/^-?\d+$/.test(v)) fail(`${what} is not a list of integers: ${JSON.stringify(s)}`);
-    return Number(v);
-  });
 }

@@ -32,6 +32,12 @@ export function leanLayout(dir: string): LeanLayout {
   return { leanRoot, vixFile: existsSync(vix) ? vix : undefined };
 }
 
+/** Lean jobs are not streamed, so they always get the content. */
+function whole(bytes: Uint8Array | undefined): Uint8Array {
+  if (!bytes) throw new Error('a Lean file is parsed from its whole content');
+  return bytes;
+}
+
 function walk(dir: string, out: string[]): void {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
@@ -89,14 +95,14 @@ export async function ingestLean(
     jobs.push({
       path,
       kind: `lean:${desc.kind}`,
-      parse: (bytes, sink) => parseLeanFile(desc, path, bytes, sink),
+      parse: (bytes, sink) => parseLeanFile(desc, path, whole(bytes), sink),
     });
   }
   if (vixFile) {
     jobs.push({
       path: vixFile,
       kind: 'vix-daily',
-      parse: (bytes, sink) => parseVixCsv(vixFile, bytes, sink, NEW_YORK),
+      parse: (bytes, sink) => parseVixCsv(vixFile, whole(bytes), sink, NEW_YORK),
     });
   }
   return runIngestJobs(store, jobs, unrecognised, options);

@@ -11,22 +11,28 @@ import { type LeanDate, wallClockOffsets } from './local-time.js';
  * explicit column types, checked, and turned into store rows by one `SELECT`.
  */
 
-/** Rows that DuckDB builds from a staged tick file; see `Staging.native`. */
+/** Rows that DuckDB builds itself from a file on disk; see `Staging.native`. */
 export interface NativeSource {
-  table: 'trades' | 'quotes';
+  table: 'trades' | 'quotes' | 'bars';
   /** Loads and checks the staged file, returning a SELECT that yields the table's columns in order. */
   prepare(store: Store): Promise<PreparedSource>;
   /** Drops what `prepare` created. */
   cleanup(store: Store): Promise<void>;
 }
 
-/** A checked source: its SELECT and the ticker/time range it covers. */
+/** A checked source: its SELECT, the time range it covers, and what it replaces in the store. */
 export interface PreparedSource {
+  /** Yields the table's columns in table order. */
   select: string;
-  tickers: string[];
+  /** Time range of the rows (ns for ticks, ms for bars). */
   min: bigint;
   max: bigint;
   rows: number;
+  /**
+   * `ticker-range`: every stored row of `tickers` within [min, max] is replaced (a Lean tick file is
+   * the whole record of its ticker's day); `keys`: stored rows with the same key are replaced.
+   */
+  replaces: { kind: 'ticker-range'; tickers: string[] } | { kind: 'keys' };
 }
 
 /** Lean's intraday kinds handled natively. */
@@ -103,7 +109,7 @@ async function prepare(
          quote = '', escape = '', auto_detect = false, strict_mode = true, columns = {${types}})`,
     );
   } catch (e) {
-    throw csvError(e, where);
+    throw csvError(e, where, true);
   }
   const checks: [string, string][] = [['ms < 0 OR ms IS NULL', 'time is missing or negative']];
   if (kind !== 'fx-quote-ticks') {
@@ -153,7 +159,13 @@ async function prepare(
   } else {
     select = nbboSelect(raw, t, sip);
   }
-  return { select, tickers: [ticker], min: range.lo ?? 0n, max: range.hi ?? -1n, rows: Number(range.n) };
+  return {
+    select,
+    min: range.lo ?? 0n,
+    max: range.hi ?? -1n,
+    rows: Number(range.n),
+    replaces: { kind: 'ticker-range', tickers: [ticker] },
+  };
 }
 
 /**
@@ -236,20 +248,23 @@ function nanosSql(date: LeanDate, tz: string): string {
   return `(${whole} * 1000000 + CAST(round((ms - floor(ms)) * 1000000) AS BIGINT))`;
 }
 
-/** DuckDB's CSV error as an `IngestError` at the line it names. */
-function csvError(e: unknown, where: IngestLocation): IngestError {
+/**
+ * DuckDB's CSV error as an `IngestError` at the line it names. With `numbered`, each line of the file
+ * read starts with its source line number (and has one column more than the source).
+ */
+export function csvError(e: unknown, where: IngestLocation, numbered: boolean): IngestError {
   const message = e instanceof Error ? e.message : String(e);
-  // Each staged line starts with its source line number, so "Original Line" gives it exactly.
-  const original = /Original Line: (\d+),/.exec(message);
+  // A staged line starts with its source line number, so "Original Line" gives it exactly.
+  const original = numbered ? /Original Line: (\d+),/.exec(message) : null;
   const reported = /CSV Error on Line: (\d+)/.exec(message);
   const line = original ? Number(original[1]) : reported ? Number(reported[1]) : undefined;
   const converting = /Error when converting column "([^"]+)"\. (.*)/.exec(message);
   const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
-  // The staged line has one more column (the line number) than the source row.
+  const extra = numbered ? 1 : 0;
   const detail = converting
     ? `column ${converting[1]}: ${converting[2]}`
     : counts
-      ? `expected ${Number(counts[1]) - 1} columns, found ${Number(counts[2]) - 1}`
+      ? `expected ${Number(counts[1]) - extra} columns, found ${Number(counts[2]) - extra}`
       : (message.split('\n')[0] as string);
   return new IngestError(line === undefined ? where : { ...where, line }, detail, { cause: e });
 }

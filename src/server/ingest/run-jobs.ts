@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { AbortError } from '../../core/errors.js';
 import type { Store } from '../store/store.js';
@@ -58,7 +59,18 @@ export interface IngestJob {
   /** A short label of the layout (`lean:trade-ticks`, `flatfiles:trades`), stored with the file. */
   kind: string;
   /** Parses the content into `sink`; throws `IngestError` when malformed. */
-  parse(bytes: Uint8Array, sink: RowSink): void;
+  parse(bytes: Uint8Array | undefined, sink: RowSink): void;
+  /**
+   * The file may be too large to hold in memory: it is hashed as a stream and `parse` gets no bytes
+   * (it reads the file itself).
+   */
+  streamed?: boolean;
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /**
@@ -91,15 +103,19 @@ export async function runIngestJobs(
     for (const [i, job] of jobs.entries()) {
       if (options.signal?.aborted)
         throw new AbortError('ingest was cancelled', { cause: options.signal.reason });
-      let bytes: Uint8Array;
+      let bytes: Uint8Array | undefined;
+      let sha256: string;
       try {
-        bytes = await readFile(job.path);
+        if (job.streamed) sha256 = await hashFile(job.path);
+        else {
+          bytes = await readFile(job.path);
+          sha256 = createHash('sha256').update(bytes).digest('hex');
+        }
       } catch (e) {
         throw new IngestError({ file: job.path }, `cannot read the file (${(e as Error).message})`, {
           cause: e,
         });
       }
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
       const seen = await store.all('SELECT 1 FROM ingested_files WHERE sha256 = $1', [sha256]);
       if (seen.length > 0) {
         summary.filesSkipped++;

@@ -321,6 +321,9 @@ export class Staging implements RowSink {
   async commit(file: IngestedFile): Promise<RowCounts> {
     const counts = { ...this.counts };
     try {
+      // Native sources first: preparing them may name tickers and contracts, staged below.
+      const prepared: [NativeSource, PreparedSource][] = [];
+      for (const source of this.natives) prepared.push([source, await source.prepare(this.store)]);
       const sources: Partial<Record<BulkTable, string>> = {};
       for (const table of BULK) {
         const staged = this.files[table];
@@ -336,18 +339,10 @@ export class Staging implements RowSink {
           );
         }
       }
-      const prepared: [NativeSource, PreparedSource][] = [];
-      for (const source of this.natives) prepared.push([source, await source.prepare(this.store)]);
       await this.store.transaction(async () => {
         for (const [source, p] of prepared) {
           if (p.rows === 0) continue;
-          await this.store.run(
-            `DELETE FROM main.${source.table} WHERE ticker IN (${p.tickers.map((_, i) => `$${i + 3}`).join(', ')})
-               AND sip_timestamp BETWEEN $1 AND $2`,
-            [p.min, p.max, ...p.tickers],
-          );
-          const result = await this.store.connection.run(`INSERT INTO main.${source.table} ${p.select}`);
-          counts[source.table] += Number(result.rowsChanged);
+          counts[source.table] += await this.mergeNative(source.table, p);
         }
         for (const table of ['trades', 'quotes', 'bars', 'quote_bars', 'open_interest'] as const) {
           if (!sources[table]) continue;
@@ -442,6 +437,36 @@ export class Staging implements RowSink {
       `ON CONFLICT (ticker) DO UPDATE SET active = excluded.active, primary_exchange = excluded.primary_exchange,
        list_date = excluded.list_date, delisted_utc = excluded.delisted_utc`,
     );
+  }
+
+  private async mergeNative(table: 'trades' | 'quotes' | 'bars', p: PreparedSource): Promise<number> {
+    const key = KEYS[table];
+    const time = key[key.length - 1] as string;
+    if (p.replaces.kind === 'ticker-range') {
+      const tickers = p.replaces.tickers;
+      await this.store.run(
+        `DELETE FROM main.${table} WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
+           AND ${time} BETWEEN $1 AND $2`,
+        [p.min, p.max, ...tickers],
+      );
+      const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
+      return Number(result.rowsChanged);
+    }
+    await this.store.run(`CREATE OR REPLACE TEMP TABLE stage_native AS ${p.select}`);
+    try {
+      const columns = BULK_COLUMNS[table].map(([name]) => name);
+      await this.store.run(
+        `DELETE FROM main.${table} AS d USING temp.main.stage_native AS s
+         WHERE d.${time} BETWEEN $1 AND $2 AND ${key.map((k) => `d.${k} = s.${k}`).join(' AND ')}`,
+        [p.min, p.max],
+      );
+      const result = await this.store.connection.run(
+        `INSERT INTO main.${table} SELECT ${columns.join(', ')} FROM temp.main.stage_native`,
+      );
+      return Number(result.rowsChanged);
+    } finally {
+      await this.store.run('DROP TABLE IF EXISTS temp.main.stage_native');
+    }
   }
 
   /**

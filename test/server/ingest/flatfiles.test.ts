@@ -231,7 +231,10 @@ O:SPY240119C00470000,209,0,312,1704205800100000000,3.15,1704205800100500000,2
       assert.ok(isIngestError(e));
       assert.equal(e.file, badRow);
       assert.equal(e.line, 4);
-      assert.match(e.message, /2024-01-03\.csv\.gz:4: window_start is not an integer: "not-a-time"/);
+      assert.match(
+        e.message,
+        /2024-01-03\.csv\.gz:4: column window_start: Could not convert string "not-a-time"/,
+      );
       return true;
     });
     const [afterCount] = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM bars');
@@ -239,5 +242,21 @@ O:SPY240119C00470000,209,0,312,1704205800100000000,3.15,1704205800100500000,2
     assert.deepEqual(await store.all("SELECT * FROM tickers WHERE ticker = 'MSFT'"), []);
     const shortRow = file('bad/trades.csv', `${TRADES}AAPL,1,2\n`);
     await assert.rejects(ingestFlatFiles(store, [shortRow]), /trades\.csv:4: expected 13 columns, found 3/);
+    const noTicker = file('bad/quotes.csv', `${QUOTES}${QUOTES.split('\n')[1]?.replace('AAPL', '')}\n`);
+    await assert.rejects(ingestFlatFiles(store, [noTicker]), /quotes\.csv:4: ticker is empty/);
+    const badList = file('bad/trades2.csv', TRADES.replace('"12,37"', '"12,x"'));
+    await assert.rejects(
+      ingestFlatFiles(store, [badList]),
+      /trades2\.csv:2: conditions is not a list of integers/,
+    );
+    const twice = file('bad/day_aggs.csv', `${DAY}${DAY.split('\n')[2]}\n`);
+    await assert.rejects(
+      ingestFlatFiles(store, [twice]),
+      /day_aggs\.csv:4: a second row for SPY at this window_start/,
+    );
+    const [quotesAfter] = await store.all<{ n: bigint }>(
+      "SELECT count(*) AS n FROM quotes WHERE ticker = ''",
+    );
+    assert.equal(n(quotesAfter?.n), 0);
   });
 });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitCsvLine } from '../../../src/server/ingest/csv-fields.js';
 import { saleConditions } from '../../../src/server/ingest/lean-codes.js';
 import { splitRatio } from '../../../src/server/ingest/lean-parsers.js';
 import { classifyLeanPath } from '../../../src/server/ingest/lean-paths.js';
@@ -47,12 +46,6 @@ describe('ingest building blocks', () => {
     const trailing: string[] = [];
     eachLine('x\n', (line) => trailing.push(line));
     assert.deepEqual(trailing, ['x']);
-  });
-
-  it('CSV fields with quotes', () => {
-    assert.deepEqual(splitCsvLine('AAPL,"12,37",0'), ['AAPL', '12,37', '0']);
-    assert.deepEqual(splitCsvLine('"a ""b""",,'), ['a "b"', '', '']);
-    assert.equal(splitCsvLine('"open,1'), undefined);
   });
 
   it('split ratios from factor quotients', () => {
