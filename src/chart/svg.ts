@@ -138,6 +138,7 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
     `<line x1="${m.left}" x2="${width - m.right}" y1="${volBottom}" y2="${volBottom}" stroke="#888"/>`,
   );
   const every = Math.max(1, Math.ceil(candles.length / Math.max(1, Math.floor(plotW / 130))));
+  let rightmost = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < candles.length; i += every) {
     const lx = r2(x(i));
     const label = timeLabel(candles, i, options.timeZone);
@@ -145,8 +146,12 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
     const half = label.length * 3.6;
     const anchor = lx - half < 2 ? 'start' : lx + half > width - 2 ? 'end' : 'middle';
     const tx = anchor === 'start' ? 2 : anchor === 'end' ? width - 2 : lx;
+    const left = anchor === 'start' ? tx : anchor === 'end' ? tx - 2 * half : tx - half;
+    out.push(`<line x1="${lx}" x2="${lx}" y1="${volBottom}" y2="${volBottom + 5}" stroke="#888"/>`);
+    // A label that would run into the previous one is left out (its tick mark stays).
+    if (left < rightmost + 8) continue;
+    rightmost = left + 2 * half;
     out.push(
-      `<line x1="${lx}" x2="${lx}" y1="${volBottom}" y2="${volBottom + 5}" stroke="#888"/>`,
       `<text class="time-label" x="${tx}" y="${volBottom + 20}" font-size="12" text-anchor="${anchor}" fill="#333">${esc(label)}</text>`,
     );
   }
