@@ -9,11 +9,9 @@ import type {
   OpenInterestRow,
   OptionContractRow,
   QuoteBarRow,
-  QuoteRow,
   SplitRow,
   TickerHistoryRow,
   TickerRow,
-  TradeRow,
 } from './rows.js';
 
 /** Tables ingest writes, in the order their rows are counted. */
@@ -52,8 +50,6 @@ export function emptyCounts(): RowCounts {
 
 /** Where parsers put the rows of one file. */
 export interface RowSink {
-  trade(r: TradeRow): void;
-  quote(r: QuoteRow): void;
   bar(r: BarRow): void;
   quoteBar(r: QuoteBarRow): void;
   openInterest(r: OpenInterestRow): void;
@@ -165,29 +161,25 @@ function text(v: string | null): string {
   return /[\t\n\r]/.test(v) ? v.replace(/[\t\n\r]/g, ' ') : v;
 }
 
-/** Lists are staged as `1,2,3` and split by DuckDB on the way in. */
-function list(v: number[] | null): string {
-  return v === null || v.length === 0 ? '' : v.join(',');
-}
-
 /**
  * Collects one file's rows, then writes them in one transaction together with the file's
  * `ingested_files` row, so a file lands whole or not at all.
  *
- * Tick, bar and contract rows are staged as tab-separated text and loaded with DuckDB's own CSV reader
- * (explicit column types, no sniffing): an order of magnitude faster than appending value by value
- * from JavaScript. The other reference tables are small and use parameterised inserts.
+ * Rows come two ways. Ticks and flat files are loaded by DuckDB itself from the file on disk (a
+ * `NativeSource`: `native-ticks.ts`, `flatfiles.ts`). Bars, quote bars, open interest and contracts
+ * parsed here are staged as tab-separated text and loaded with DuckDB's CSV reader (explicit column
+ * types, no sniffing), an order of magnitude faster than appending value by value from JavaScript.
+ * The small reference tables use parameterised inserts.
  *
  * Merging keeps one row per key, the latest ingest winning. The bulk tables carry no index (an index
  * makes loading several times slower), so before inserting, stored rows with the same key are deleted:
- * (ticker, resolution, t) for bars and quote bars, (ticker, t) for open interest, and (ticker,
- * sip_timestamp, sequence_number) for trades and quotes. Lean tick files, loaded by DuckDB itself (`native-ticks.ts`), replace every stored tick of
- * their ticker within the file's time range: the file is the whole record of that ticker's day.
+ * (ticker, resolution, t) for bars and quote bars, (ticker, t) for open interest, (ticker,
+ * sequence_number, sip_timestamp) for trades and quotes. A Lean tick file instead replaces every
+ * stored tick of its ticker within its time range: it is the whole record of that ticker's day.
  */
 export class Staging implements RowSink {
   private files = emptyFiles();
   private counts = emptyCounts();
-  private tickRange = { trades: emptyRange(), quotes: emptyRange() };
   private splits: SplitRow[] = [];
   private history: TickerHistoryRow[] = [];
   private tickers = new Map<string, { row: TickerRow; update: boolean }>();
@@ -213,24 +205,6 @@ export class Staging implements RowSink {
       tickers: new Set(tickers.map((r) => r.ticker)),
       contracts: new Set(contracts.map((r) => r.ticker)),
     });
-  }
-
-  trade(r: TradeRow): void {
-    this.write(
-      'trades',
-      `${text(r.ticker)}\t${r.sip_timestamp}\t${field(r.participant_timestamp)}\t${r.sequence_number}\t${r.price}\t${r.size}\t${field(r.exchange)}\t${list(r.conditions)}\t${text(r.id)}\t${field(r.tape)}\t${field(r.correction)}\t${field(r.trf_id)}\t${field(r.trf_timestamp)}\n`,
-    );
-    this.counts.trades++;
-    widen(this.tickRange.trades, r.ticker, r.sip_timestamp);
-  }
-
-  quote(r: QuoteRow): void {
-    this.write(
-      'quotes',
-      `${text(r.ticker)}\t${r.sip_timestamp}\t${field(r.participant_timestamp)}\t${r.sequence_number}\t${field(r.bid_price)}\t${field(r.bid_size)}\t${field(r.bid_exchange)}\t${field(r.ask_price)}\t${field(r.ask_size)}\t${field(r.ask_exchange)}\t${list(r.conditions)}\t${list(r.indicators)}\t${field(r.tape)}\n`,
-    );
-    this.counts.quotes++;
-    widen(this.tickRange.quotes, r.ticker, r.sip_timestamp);
   }
 
   bar(r: BarRow): void {
@@ -344,13 +318,12 @@ export class Staging implements RowSink {
           if (p.rows === 0) continue;
           counts[source.table] += await this.mergeNative(source.table, p);
         }
-        for (const table of ['trades', 'quotes', 'bars', 'quote_bars', 'open_interest'] as const) {
+        for (const table of ['bars', 'quote_bars', 'open_interest'] as const) {
           if (!sources[table]) continue;
           const stage = `temp.main.stage_${table}`;
           const key = KEYS[table];
           const time = key[key.length - 1] as string;
-          const range =
-            table === 'trades' || table === 'quotes' ? this.tickRange[table] : this.barRange[table];
+          const range = this.barRange[table];
           // The time bounds let DuckDB skip most stored row groups before the join.
           await this.store.run(
             `DELETE FROM main.${table} AS d USING ${stage} AS s
@@ -491,7 +464,6 @@ export class Staging implements RowSink {
     }
     this.files = emptyFiles();
     this.counts = emptyCounts();
-    this.tickRange = { trades: emptyRange(), quotes: emptyRange() };
     this.splits = [];
     this.history = [];
     this.tickers.clear();
@@ -517,25 +489,6 @@ const KEYS = {
 
 function emptyBarRange(): { min: number; max: number } {
   return { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
-}
-
-interface TickRange {
-  min: bigint;
-  max: bigint;
-  tickers: Set<string>;
-}
-
-function emptyRange(): TickRange {
-  return { min: 0n, max: -1n, tickers: new Set() };
-}
-
-function widen(range: TickRange, ticker: string, t: bigint): void {
-  if (range.max < range.min) {
-    range.min = t;
-    range.max = t;
-  } else if (t < range.min) range.min = t;
-  else if (t > range.max) range.max = t;
-  range.tickers.add(ticker);
 }
 
 interface StagedFile {
