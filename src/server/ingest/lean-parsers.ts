@@ -1,4 +1,5 @@
 import { unzipSync } from 'fflate';
+import { nextTradingDay } from '../calendar/sessions.js';
 import { IngestError, RowProblem } from './ingest-error.js';
 import { primaryExchangeMic } from './lean-codes.js';
 import { dataTimeZone, type LeanFile, sessionTimeZone } from './lean-paths.js';
@@ -16,7 +17,6 @@ import { defaultExerciseStyle, optionTicker, parseOptionEntry } from './option-t
 import { indexTicker, pairTicker, stockTicker } from './reference.js';
 import type { Resolution } from './rows.js';
 import type { RowSink } from './staging.js';
-import { nextUsTradingDay } from './us-market-days.js';
 
 /** Lean writes US equity and option prices as integer deci-cents. */
 const DECI_CENTS = 10_000;
@@ -322,7 +322,7 @@ function parseFactorFile(ticker: string, file: string, text: string, sink: RowSi
     if (previous && date <= previous.date) fail('dates are not increasing');
     if (previous && split !== previous.split) {
       const { from, to } = splitRatio(split / previous.split);
-      sink.split({ ticker, execution_date: nextUsTradingDay(previous.date), split_from: from, split_to: to });
+      sink.split({ ticker, execution_date: nextTradingDay(previous.date), split_from: from, split_to: to });
     }
     previous = { date, split };
   });

@@ -1,5 +1,5 @@
-import type { QuoteRow, TradeRow } from '../ingest/rows.js';
 import type { Store } from '../store/store.js';
+import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 
 /**
  * The latest trade of `ticker` at or before `atMs` (Unix ms; the whole millisecond counts), or

@@ -5,7 +5,6 @@ import { currencyConversion, lastCryptoTrade, lastForexQuote } from '../../opera
 import { historicTicks } from '../../operations/trades-quotes.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, badRequest, notFound, sendJson } from '../http.js';
-import type { QuoteRow, TradeRow } from '../ingest/rows.js';
 import {
   dailyBar,
   lastBarClose,
@@ -15,6 +14,7 @@ import {
   normaliseLists,
 } from '../market/index.js';
 import type { SqlValue } from '../store/store.js';
+import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import { dayStartNs, parseRequest, routePattern } from '../validate.js';
 
 /** Coinbase's id in the service's crypto exchange list: the vendor of the stored crypto data. */

@@ -5,9 +5,9 @@ import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.
 import type { ServerContext } from '../context.js';
 import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, originOf, sendJson } from '../http.js';
-import type { QuoteRow, TradeRow } from '../ingest/rows.js';
 import { marketTimeZone, normaliseLists } from '../market/index.js';
 import type { SqlValue } from '../store/store.js';
+import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import {
   dayStartNs,
   type NsBounds,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { isTradingDay, nextTradingDay } from '../../../src/server/calendar/sessions.js';
 import { saleConditions } from '../../../src/server/ingest/lean-codes.js';
 import { splitRatio } from '../../../src/server/ingest/lean-parsers.js';
 import { classifyLeanPath } from '../../../src/server/ingest/lean-paths.js';
@@ -10,7 +11,6 @@ import {
   parseOptionEntry,
   parseOptionTicker,
 } from '../../../src/server/ingest/option-ticker.js';
-import { isUsTradingDay, nextUsTradingDay } from '../../../src/server/ingest/us-market-days.js';
 import { offsetAt } from './helpers.js';
 
 describe('ingest building blocks', () => {
@@ -57,13 +57,13 @@ describe('ingest building blocks', () => {
   });
 
   it('NYSE trading days', () => {
-    assert.equal(nextUsTradingDay('2014-06-06'), '2014-06-09');
-    assert.equal(nextUsTradingDay('2020-08-28'), '2020-08-31');
-    assert.equal(nextUsTradingDay('2015-04-02'), '2015-04-06', 'Good Friday');
-    assert.equal(nextUsTradingDay('2001-09-10'), '2001-09-17');
-    assert.equal(nextUsTradingDay('2022-11-23'), '2022-11-25', 'Thanksgiving');
-    assert.equal(isUsTradingDay('2021-12-31'), true, 'New Year on a Saturday is not observed on Friday');
-    assert.equal(isUsTradingDay('2023-06-19'), false, 'Juneteenth');
+    assert.equal(nextTradingDay('2014-06-06'), '2014-06-09');
+    assert.equal(nextTradingDay('2020-08-28'), '2020-08-31');
+    assert.equal(nextTradingDay('2015-04-02'), '2015-04-06', 'Good Friday');
+    assert.equal(nextTradingDay('2001-09-10'), '2001-09-17');
+    assert.equal(nextTradingDay('2022-11-23'), '2022-11-25', 'Thanksgiving');
+    assert.equal(isTradingDay('2021-12-31'), true, 'New Year on a Saturday is not observed on Friday');
+    assert.equal(isTradingDay('2023-06-19'), false, 'Juneteenth');
   });
 
   it('option tickers from entry names and back', () => {
