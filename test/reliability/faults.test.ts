@@ -18,6 +18,7 @@ import {
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { Store } from '../../src/server/store/store.js';
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
+import { openTestStore } from '../support/store.js';
 import { startFaultStackThread } from './fault-stack-thread.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js';
 
@@ -194,6 +195,43 @@ describe('faults: every bar and item exactly once', () => {
 
   test('every kind of fault was injected over the seeded runs', () => {
     for (const kind of FAULT_KINDS) assert.ok(injectedTotals[kind] > 0, `${kind} never injected`);
+  });
+});
+
+describe('faults: real trades, cursor pagination', () => {
+  test('IBM trades of 2013-10-07 (10 pages): all pages and a for-await walk equal a fault-free run and the store', async (t) => {
+    const real = await openTestStore(t);
+    if (!real) return;
+    const realServer = await startServer({ store: real, port: 0, apiKeys: [KEY], log: () => {} });
+    const proxy = await startFaultProxy({ upstream: realServer.url, seed: 53, stallMs: 4000 });
+    const direct = client(realServer.url);
+    const faulty = client(proxy.url);
+    type Trade = { sip_timestamp: bigint; sequence_number: number };
+    const key = (r: Trade) => `${r.sip_timestamp}/${r.sequence_number}`;
+    try {
+      const rows = await real.all<{ sip_timestamp: bigint; sequence_number: bigint }>(
+        `SELECT sip_timestamp, sequence_number FROM trades WHERE ticker = 'IBM'
+           AND sip_timestamp >= 1381118400000000000 AND sip_timestamp < 1381204800000000000`,
+      );
+      const expectedKeys = rows.map((r) => `${r.sip_timestamp}/${r.sequence_number}`).sort();
+      const options = { timestamp: '2013-10-07', limit: 2500 } as const;
+      const reference = (await direct.getTradesV3('IBM', { ...options, allPages: true })).results as Trade[];
+      assert.deepEqual(reference.map(key).sort(), expectedKeys, 'the fault-free run holds every trade once');
+
+      const merged = (await faulty.getTradesV3('IBM', { ...options, allPages: true })).results as Trade[];
+      assert.deepEqual(merged, reference, 'all pages');
+      const walked: Trade[] = [];
+      for await (const trade of faulty.getTradesV3('IBM', options)) walked.push(trade as Trade);
+      assert.deepEqual(walked, reference, 'for await');
+      assert.ok(proxy.totalInjected() >= 5, `only ${proxy.totalInjected()} faults injected`);
+      for (const k of FAULT_KINDS) injectedTotals[k] += proxy.injected[k];
+    } finally {
+      await direct.close();
+      await faulty.close();
+      await proxy.close();
+      await realServer.close();
+      real.close();
+    }
   });
 });
 
