@@ -261,10 +261,16 @@ async function main(): Promise<void> {
     calls,
     loadSeconds,
   };
-  writeFileSync(
-    join(root, 'bench', 'results.json'),
-    `${JSON.stringify({ machine, rows, extra }, null, 2)}\n`,
-  );
+  const resultsFile = join(root, 'bench', 'results.json');
+  writeFileSync(resultsFile, `${JSON.stringify({ machine, rows, extra }, null, 2)}\n`);
+  try {
+    // The file is committed: keep it in the formatter's layout so that the lint stays clean.
+    execFileSync(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', resultsFile], {
+      stdio: 'ignore',
+    });
+  } catch {
+    log('biome could not format bench/results.json');
+  }
 
   const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
   const out = [
