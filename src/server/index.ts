@@ -65,7 +65,10 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly store: Store;
-  /** Stops accepting connections, ends idle ones, and closes the store when the server opened it. */
+  /**
+   * Stops accepting connections, ends idle ones, waits for the requests still running (their queries
+   * included), then closes the store when the server opened it.
+   */
   close(): Promise<void>;
 }
 
@@ -135,7 +138,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const cache = options.cache ?? opened?.readOnly === true;
     const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now: async () => latest, log };
     const app = createApp(ctx, { apiKeys: keys });
-    const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8765 });
+    // Requests whose client went away still run their queries; close() waits for them before it closes
+    // the store, since closing DuckDB under a running query crashes or hangs the process.
+    let inFlight = 0;
+    let drained: (() => void) | undefined;
+    const settle = () => {
+      if (--inFlight === 0) drained?.();
+    };
+    const fetch: typeof app.fetch = (request, env, executionCtx) => {
+      inFlight++;
+      let response: ReturnType<typeof app.fetch>;
+      try {
+        response = app.fetch(request, env, executionCtx);
+      } catch (e) {
+        settle();
+        throw e;
+      }
+      if (response instanceof Promise) return response.finally(settle);
+      settle();
+      return response;
+    };
+    const server = serve({ fetch, hostname: host, port: options.port ?? 8765 });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
@@ -153,9 +176,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         closed ??= new Promise<void>((resolve) => {
           server.close(() => resolve());
           if ('closeIdleConnections' in server) server.closeIdleConnections();
-        }).then(() => {
-          if (owned) store.close();
-        });
+        })
+          .then(() =>
+            inFlight === 0
+              ? undefined
+              : new Promise<void>((resolve) => {
+                  drained = resolve;
+                }),
+          )
+          .then(() => {
+            if (owned) store.close();
+          });
         return closed;
       },
     };

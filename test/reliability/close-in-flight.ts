@@ -14,7 +14,7 @@ for (let round = 0; round < 2; round++) {
   const server = await startServer({ db, port: 0, log: () => {} });
   const controllers: AbortController[] = [];
   const pending: Promise<unknown>[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 15; i++) {
     const controller = new AbortController();
     controllers.push(controller);
     pending.push(
