@@ -4,8 +4,9 @@
  * closes.
  *
  * Usage: node --import tsx bench/server-process.ts <mode> [arg]
- * - `synthetic <db> <from> <to>`: the mdq server over a store with synthetic minute bars of SYNTH from
- *   `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent).
+ * - `synthetic <db> <from> <to> [cache]`: the mdq server over a store with synthetic minute bars of SYNTH
+ *   from `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent); with `cache`,
+ *   the server's query cache is on (as for a store it opens read-only itself).
  * - `store <db>`: the mdq server over an existing store, read-only.
  * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
  */
@@ -15,7 +16,7 @@ import { Hono } from 'hono';
 import { Store, startServer } from '../src/server/index.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../test/reliability/synthetic-store.js';
 
-const [mode, arg, from = '2023-01-01', to = '2023-12-31'] = process.argv.slice(2);
+const [mode, arg, from = '2023-01-01', to = '2023-12-31', cache] = process.argv.slice(2);
 
 async function syntheticStore(path: string): Promise<Store> {
   if (!existsSync(path)) {
@@ -57,7 +58,7 @@ async function main(): Promise<() => Promise<void>> {
   }
   if (!arg) throw new Error('usage: server-process.ts synthetic <db> [from to] | store <db> | bare');
   const store = mode === 'synthetic' ? await syntheticStore(arg) : await Store.open(arg, { readOnly: true });
-  const server = await startServer({ store, port: 0, log: () => {} });
+  const server = await startServer({ store, port: 0, log: () => {}, cache: cache === 'cache' });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   // The store is read-only and the process ends right after: it is not closed, because requests dropped
   // by the load generator may still be running queries (see test/reliability/server-close.test.ts).
