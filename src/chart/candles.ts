@@ -1,3 +1,5 @@
+import { wallTime } from '../dates/time-zone.js';
+
 /** One candle: window start (Unix ms), open, high, low, close, volume. */
 export interface Candle {
   readonly t: number;
@@ -63,25 +65,11 @@ export function formatVolume(v: number): string {
   return String(Math.round(v));
 }
 
-const dateParts = new Map<string, Intl.DateTimeFormat>();
-
 /** Wall-clock parts of a Unix ms time in `timeZone`. */
 export function wallParts(ms: number, timeZone: string): { date: string; time: string } {
-  let f = dateParts.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    dateParts.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+  const w = wallTime(ms, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { date: `${w.year}-${two(w.month)}-${two(w.day)}`, time: `${two(w.hour)}:${two(w.minute)}` };
 }
 
 /**

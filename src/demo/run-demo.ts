@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ingestWithProgress } from '../cli/commands/ingest.js';
 import type { CliContext } from '../cli/context.js';
 import { UsageError } from '../cli/usage-error.js';
 import { Store } from '../server/store/store.js';
@@ -37,26 +38,10 @@ async function leanStore(ctx: CliContext, dir: string, db: string | undefined): 
   // Loaded only here: the simulated demo does not need the ingest code.
   const { ingestLean } = await import('../server/ingest/index.js');
   const store = await Store.open(path);
-  const progress = ctx.progress('ingest');
   try {
-    const summary = await ingestLean(store, dir, {
-      onProgress: (p) =>
-        progress.update({
-          done: p.filesDone,
-          total: p.filesTotal,
-          unit: 'files',
-          items: p.rows,
-          itemUnit: 'rows',
-        }),
-    });
-    progress.done();
-    const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
-    ctx.note(
-      `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in ${path}), ${rows.toLocaleString('en-US')} rows in ${(summary.elapsedMs / 1000).toFixed(1)}s`,
-    );
+    await ingestWithProgress(ctx, store, path, (onProgress) => ingestLean(store, dir, { onProgress }));
     return store;
   } catch (e) {
-    progress.done();
     store.close();
     throw e;
   }

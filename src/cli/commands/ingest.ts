@@ -20,18 +20,19 @@ const continueOption: OptionDef = {
   doc: 'Go on after a malformed file (listed in the summary).',
 };
 
-async function runIngest(
+/**
+ * Runs an ingest into an open store with a progress bar (files, rows, rate) on a terminal, then notes
+ * what was loaded. The store stays open.
+ */
+export async function ingestWithProgress(
   ctx: CliContext,
-  db: string | undefined,
-  work: (store: Store, onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
-): Promise<void> {
-  const path = db ?? defaultDbPath(ctx.streams.env);
-  // Loaded on demand, so that commands that need no DuckDB do not load it.
-  const { Store } = await import('../../server/store/store.js');
-  const store = await Store.open(path);
+  _store: Store,
+  path: string,
+  work: (onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
+): Promise<IngestSummary> {
   const progress = ctx.progress('ingest');
   try {
-    const summary = await work(store, (p) =>
+    const summary = await work((p) =>
       progress.update({
         done: p.filesDone,
         total: p.filesTotal,
@@ -45,6 +46,23 @@ async function runIngest(
     ctx.note(
       `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in the store, ${summary.filesFailed} failed), ${rows.toLocaleString('en-US')} rows in ${(summary.elapsedMs / 1000).toFixed(1)}s into ${path}`,
     );
+    return summary;
+  } finally {
+    progress.done();
+  }
+}
+
+async function runIngest(
+  ctx: CliContext,
+  db: string | undefined,
+  work: (store: Store, onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
+): Promise<void> {
+  const path = db ?? defaultDbPath(ctx.streams.env);
+  // Loaded on demand, so that commands that need no DuckDB do not load it.
+  const { Store } = await import('../../server/store/store.js');
+  const store = await Store.open(path);
+  try {
+    const summary = await ingestWithProgress(ctx, store, path, (onProgress) => work(store, onProgress));
     printValue(ctx, {
       db: path,
       filesSeen: summary.filesSeen,
@@ -57,7 +75,6 @@ async function runIngest(
       elapsedMs: Math.round(summary.elapsedMs),
     });
   } finally {
-    progress.done();
     store.close();
   }
 }
