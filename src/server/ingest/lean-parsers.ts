@@ -1,5 +1,6 @@
 import { unzipSync } from 'fflate';
 import { nextTradingDay } from '../calendar/sessions.js';
+import type { Resolution } from '../store/rows.js';
 import { IngestError, RowProblem } from './ingest-error.js';
 import { primaryExchangeMic } from './lean-codes.js';
 import { dataTimeZone, type LeanFile, sessionTimeZone } from './lean-paths.js';
@@ -15,7 +16,6 @@ import {
 import { stageTickEntry } from './native-ticks.js';
 import { defaultExerciseStyle, optionTicker, parseOptionEntry } from './option-ticker.js';
 import { indexTicker, pairTicker, stockTicker } from './reference.js';
-import type { Resolution } from './rows.js';
 import type { RowSink } from './staging.js';
 
 /** Lean writes US equity and option prices as integer deci-cents. */

@@ -1,5 +1,5 @@
+import type { Resolution } from '../store/rows.js';
 import { type LeanDate, parseLeanDate } from './local-time.js';
-import type { Resolution } from './rows.js';
 
 // Time zones of Lean's data folders (`dataTimeZone` of Lean's market-hours database).
 /** US equities and options. */

@@ -1,4 +1,4 @@
-import type { TickerRow } from './rows.js';
+import type { TickerRow } from '../store/rows.js';
 
 /**
  * Reference rows for the tickers the data names. The data carries no company names; the few names here

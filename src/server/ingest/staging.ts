@@ -1,9 +1,6 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SqlValue, Store } from '../store/store.js';
-import { RowProblem } from './ingest-error.js';
-import type { NativeSource, PreparedSource } from './native-ticks.js';
 import type {
   BarRow,
   OpenInterestRow,
@@ -12,7 +9,10 @@ import type {
   SplitRow,
   TickerHistoryRow,
   TickerRow,
-} from './rows.js';
+} from '../store/rows.js';
+import type { SqlValue, Store } from '../store/store.js';
+import { RowProblem } from './ingest-error.js';
+import type { NativeSource, PreparedSource } from './native-ticks.js';
 
 /** Tables ingest writes, in the order their rows are counted. */
 export const INGEST_TABLES = [

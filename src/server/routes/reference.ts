@@ -21,6 +21,7 @@ import { Where } from '../listing/where.js';
 import { CONDITIONS } from '../reference-data/conditions.js';
 import { EXCHANGES } from '../reference-data/exchanges.js';
 import { TICKER_TYPES } from '../reference-data/ticker-types.js';
+import type { OptionContractRow, TickerRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { type ParsedRequest, parseRequest, routePattern } from '../validate.js';
 
@@ -52,22 +53,6 @@ const TICKER_SORT_COLUMNS = new Set([
 const TICKER_COLUMNS = `ticker, name, market, locale, type, active, primary_exchange, currency_name, currency_symbol,
   base_currency_symbol, base_currency_name, strftime(list_date, '%Y-%m-%d') AS list_date,
   strftime(delisted_utc, '%Y-%m-%dT%H:%M:%SZ') AS delisted_utc`;
-
-interface TickerRow {
-  ticker: string;
-  name: string | null;
-  market: string;
-  locale: string;
-  type: string | null;
-  active: boolean;
-  primary_exchange: string | null;
-  currency_name: string | null;
-  currency_symbol: string | null;
-  base_currency_symbol: string | null;
-  base_currency_name: string | null;
-  list_date: string | null;
-  delisted_utc: string | null;
-}
 
 /** A `tickers` row in the service's shape; `last_updated_utc` is midnight UTC of now's date. */
 function tickerBody(r: TickerRow, nowMs: number): Record<string, unknown> {
@@ -126,17 +111,8 @@ async function listTickers(
   );
 }
 
-interface ContractRow {
-  ticker: string;
-  underlying_ticker: string;
-  contract_type: string;
-  exercise_style: string;
-  expiration_date: string;
-  strike_price: number;
-  shares_per_contract: number;
-  primary_exchange: string | null;
-  is_index: boolean;
-}
+/** An `option_contracts` row with whether its underlying is an index. */
+type ContractRow = OptionContractRow & { is_index: boolean };
 
 const CONTRACT_SORT_COLUMNS = new Set(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price']);
 const CONTRACT_SELECT = `SELECT c.ticker, c.underlying_ticker, c.contract_type, c.exercise_style,

@@ -2,23 +2,14 @@ import { listValue } from '@duckdb/node-api';
 import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
 import { tradingSession } from '../calendar/index.js';
 import { blackScholesGreeks, DAYS_PER_YEAR, impliedVolatility } from '../greeks/index.js';
+import type { OptionContractRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { latestOpenInterest, latestQuoteBars, type QuoteBarClose } from './latest-bars.js';
 import { dailyBarFinalAt, sessionDate } from './session-day.js';
 import { type UnderlyingPrice, underlyingPrice } from './underlying-price.js';
 
 /** A row of `option_contracts` as the snapshot reads it. */
-export interface ContractRow {
-  ticker: string;
-  underlying_ticker: string;
-  contract_type: string;
-  exercise_style: string;
-  /** `YYYY-MM-DD`. */
-  expiration_date: string;
-  strike_price: number;
-  shares_per_contract: number;
-  primary_exchange: string | null;
-}
+export type ContractRow = OptionContractRow;
 
 /** SQL selecting `ContractRow` columns from `option_contracts`. */
 export const CONTRACT_COLUMNS = `ticker, underlying_ticker, contract_type, exercise_style,

@@ -1,4 +1,4 @@
-/** Rows ingest writes, one interface per store table (column names and units as in `schema.ts`). */
+/** Rows of the store's tables as ingest writes them and the routes read them (see `schema.ts`). */
 
 /** Bar resolutions kept in `bars` and `quote_bars`. */
 export type Resolution = 'second' | 'minute' | 'hour' | 'day';
