@@ -1,5 +1,4 @@
-import type { CallOptions, Result } from '../core/client.js';
-import type { PagePromise } from '../core/page-promise.js';
+import type { Call, CallOptions, PagedCall } from '../core/client.js';
 import {
   aggregateBars,
   cryptoDailyOpenClose,
@@ -61,7 +60,7 @@ export class AsyncCryptoClient extends WholeMarketClient<
     toSymbol: string,
     date: Date | string,
     options?: O,
-  ): Promise<Result<HistoricCryptoTradesResponse, O>> {
+  ): Call<HistoricCryptoTradesResponse, O> {
     return this.call(ops.getHistoricTrades, [fromSymbol, toSymbol, date], options);
   }
 
@@ -69,7 +68,7 @@ export class AsyncCryptoClient extends WholeMarketClient<
   getTrades<const O extends Opt<'getTrades'>>(
     symbol: string,
     options?: O,
-  ): PagePromise<Result<ListResponse<CryptoTrade>, O>, CryptoTrade> {
+  ): PagedCall<ListResponse<CryptoTrade>, O, CryptoTrade> {
     return this.call(ops.getTrades, [symbol], options);
   }
 
@@ -78,7 +77,7 @@ export class AsyncCryptoClient extends WholeMarketClient<
     fromSymbol: string,
     toSymbol: string,
     options?: O,
-  ): Promise<Result<LastCryptoTradeResponse, O>> {
+  ): Call<LastCryptoTradeResponse, O> {
     return this.call(ops.getLastTrade, [fromSymbol, toSymbol], options);
   }
 
@@ -88,7 +87,7 @@ export class AsyncCryptoClient extends WholeMarketClient<
     toSymbol: string,
     date: Date | string,
     options?: O,
-  ): Promise<Result<CryptoOpenCloseResponse, O>> {
+  ): Call<CryptoOpenCloseResponse, O> {
     return this.call(ops.getDailyOpenClose, [fromSymbol, toSymbol, date], options);
   }
 
@@ -96,7 +95,7 @@ export class AsyncCryptoClient extends WholeMarketClient<
   getLevel2Book<const O extends Opt<'getLevel2Book'>>(
     symbol: string,
     options?: O,
-  ): Promise<Result<CryptoBookResponse, O>> {
+  ): Call<CryptoBookResponse, O> {
     return this.call(ops.getLevel2Book, [symbol], options);
   }
 }

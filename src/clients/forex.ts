@@ -1,5 +1,4 @@
-import type { CallOptions, Result } from '../core/client.js';
-import type { PagePromise } from '../core/page-promise.js';
+import type { Call, CallOptions, PagedCall } from '../core/client.js';
 import { aggregateBars, groupedDaily, previousClose } from '../operations/aggregates.js';
 import { indicators } from '../operations/indicators.js';
 import { currencyConversion, lastForexQuote } from '../operations/last.js';
@@ -54,7 +53,7 @@ export class AsyncForexClient extends WholeMarketClient<
     toSymbol: string,
     amount: number,
     options?: O,
-  ): Promise<Result<CurrencyConversionResponse, O>> {
+  ): Call<CurrencyConversionResponse, O> {
     return this.call(ops.realTimeCurrencyConversion, [fromSymbol, toSymbol, amount], options);
   }
 
@@ -64,7 +63,7 @@ export class AsyncForexClient extends WholeMarketClient<
     toSymbol: string,
     date: Date | string,
     options?: O,
-  ): Promise<Result<HistoricForexTicksResponse, O>> {
+  ): Call<HistoricForexTicksResponse, O> {
     return this.call(ops.getHistoricForexTicks, [fromSymbol, toSymbol, date], options);
   }
 
@@ -72,7 +71,7 @@ export class AsyncForexClient extends WholeMarketClient<
   getQuotes<const O extends Opt<'getQuotes'>>(
     symbol: string,
     options?: O,
-  ): PagePromise<Result<ListResponse<ForexQuote>, O>, ForexQuote> {
+  ): PagedCall<ListResponse<ForexQuote>, O, ForexQuote> {
     return this.call(ops.getQuotes, [symbol], options);
   }
 
@@ -81,7 +80,7 @@ export class AsyncForexClient extends WholeMarketClient<
     fromSymbol: string,
     toSymbol: string,
     options?: O,
-  ): Promise<Result<LastForexQuoteResponse, O>> {
+  ): Call<LastForexQuoteResponse, O> {
     return this.call(ops.getLastQuote, [fromSymbol, toSymbol], options);
   }
 }

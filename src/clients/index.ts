@@ -9,4 +9,4 @@ export {
   type SyncReferenceClient,
 } from './reference.js';
 export { AsyncStocksClient, StocksClient, type SyncStocksClient, stocksOperations } from './stocks.js';
-export type { ClientFactory, SyncOf, SyncValue } from './sync-client.js';
+export type { ClientFactory, SyncMethod, SyncOf, SyncResult, SyncValue } from './sync-client.js';

@@ -1,5 +1,4 @@
-import type { CallOptions, Result } from '../core/client.js';
-import type { PagePromise } from '../core/page-promise.js';
+import type { Call, CallOptions, PagedCall } from '../core/client.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, previousClose } from '../operations/aggregates.js';
 import { indicators } from '../operations/indicators.js';
@@ -34,14 +33,14 @@ export class AsyncIndexClient extends MarketClient<typeof ops> {
     symbol: string,
     date: Date | string,
     options?: O,
-  ): Promise<Result<DailyOpenCloseResponse, O>> {
+  ): Call<DailyOpenCloseResponse, O> {
     return this.call(ops.getDailyOpenClose, [symbol, date], options);
   }
 
   /** Snapshot of indices (`symbols`: at most 250; all when omitted), paged by `next_url`. */
   getSnapshot<const O extends Opt<'getSnapshot'>>(
     options?: O,
-  ): PagePromise<Result<IndexSnapshotsResponse, O>, IndexSnapshot> {
+  ): PagedCall<IndexSnapshotsResponse, O, IndexSnapshot> {
     return this.call(ops.getSnapshot, [], options);
   }
 }

@@ -1,6 +1,5 @@
-import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import { BaseClient, type Call, type CallOptions, type PagedCall } from '../core/client.js';
 import type { OperationSpec } from '../core/operation.js';
-import type { PagePromise } from '../core/page-promise.js';
 import type {
   Aggregate,
   AggregatesResponse,
@@ -20,7 +19,7 @@ export interface MarketOperations {
   readonly getMacd: OperationSpec;
 }
 
-type Indicator<O> = PagePromise<Result<IndicatorResponse, O>, IndicatorValue>;
+type Indicator<O> = PagedCall<IndicatorResponse, O, IndicatorValue>;
 
 /**
  * The methods shared by the stocks, options, indices, forex and crypto clients, over each client's own
@@ -44,7 +43,7 @@ export abstract class MarketClient<Ops extends MarketOperations> extends BaseCli
     fromDate: Date | string | number,
     toDate: Date | string | number,
     options?: O,
-  ): PagePromise<Result<AggregatesResponse, O, Aggregate>, Aggregate> {
+  ): PagedCall<AggregatesResponse, O, Aggregate, Aggregate> {
     return this.call(this.ops.getAggregateBars, [this.symbol(symbol, 'symbol'), fromDate, toDate], options);
   }
 
@@ -66,7 +65,7 @@ export abstract class MarketClient<Ops extends MarketOperations> extends BaseCli
   getPreviousClose<const O extends CallOptions<Ops['getPreviousClose']>>(
     symbol: string,
     options?: O,
-  ): Promise<Result<PreviousCloseResponse, O>> {
+  ): Call<PreviousCloseResponse, O> {
     return this.call(this.ops.getPreviousClose, [this.symbol(symbol, 'symbol')], options);
   }
 
@@ -112,27 +111,22 @@ export abstract class WholeMarketClient<
   getGroupedDailyBars<const O extends CallOptions<Ops['getGroupedDailyBars']>>(
     date: Date | string,
     options?: O,
-  ): Promise<Result<GroupedDailyResponse, O>> {
+  ): Call<GroupedDailyResponse, O> {
     return this.call(this.ops.getGroupedDailyBars, [date], options);
   }
 
   /** Current minute, day and previous-day bars plus the last trade and quote of one ticker. */
-  getSnapshot<const O extends CallOptions<Ops['getSnapshot']>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<One, O>> {
+  getSnapshot<const O extends CallOptions<Ops['getSnapshot']>>(symbol: string, options?: O): Call<One, O> {
     return this.call(this.ops.getSnapshot, [this.symbol(symbol, 'symbol')], options);
   }
 
   /** Snapshots of every ticker of the market, or of `symbols` only. */
-  getSnapshotAll<const O extends CallOptions<Ops['getSnapshotAll']>>(options?: O): Promise<Result<Many, O>> {
+  getSnapshotAll<const O extends CallOptions<Ops['getSnapshotAll']>>(options?: O): Call<Many, O> {
     return this.call(this.ops.getSnapshotAll, [], options);
   }
 
   /** The top 20 gainers or losers of the day (`direction`). */
-  getGainersAndLosers<const O extends CallOptions<Ops['getGainersAndLosers']>>(
-    options?: O,
-  ): Promise<Result<Many, O>> {
+  getGainersAndLosers<const O extends CallOptions<Ops['getGainersAndLosers']>>(options?: O): Call<Many, O> {
     return this.call(this.ops.getGainersAndLosers, [], options);
   }
 }

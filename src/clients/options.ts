@@ -1,5 +1,4 @@
-import type { CallOptions, Result } from '../core/client.js';
-import type { PagePromise } from '../core/page-promise.js';
+import type { Call, CallOptions, PagedCall } from '../core/client.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, previousClose } from '../operations/aggregates.js';
 import { indicators } from '../operations/indicators.js';
@@ -63,7 +62,7 @@ export class AsyncOptionsClient extends MarketClient<typeof ops> {
   getTrades<const O extends Opt<'getTrades'>>(
     optionSymbol: string,
     options?: O,
-  ): PagePromise<Result<ListResponse<OptionTrade>, O>, OptionTrade> {
+  ): PagedCall<ListResponse<OptionTrade>, O, OptionTrade> {
     return this.call(ops.getTrades, [contract(optionSymbol)], options);
   }
 
@@ -71,15 +70,12 @@ export class AsyncOptionsClient extends MarketClient<typeof ops> {
   getQuotes<const O extends Opt<'getQuotes'>>(
     optionSymbol: string,
     options?: O,
-  ): PagePromise<Result<ListResponse<OptionQuote>, O>, OptionQuote> {
+  ): PagedCall<ListResponse<OptionQuote>, O, OptionQuote> {
     return this.call(ops.getQuotes, [contract(optionSymbol)], options);
   }
 
   /** The most recent trade of a contract. */
-  getLastTrade<const O extends Opt<'getLastTrade'>>(
-    ticker: string,
-    options?: O,
-  ): Promise<Result<LastTradeResponse, O>> {
+  getLastTrade<const O extends Opt<'getLastTrade'>>(ticker: string, options?: O): Call<LastTradeResponse, O> {
     return this.call(ops.getLastTrade, [contract(ticker, 'ticker')], options);
   }
 
@@ -88,7 +84,7 @@ export class AsyncOptionsClient extends MarketClient<typeof ops> {
     symbol: string,
     date: Date | string,
     options?: O,
-  ): Promise<Result<DailyOpenCloseResponse, O>> {
+  ): Call<DailyOpenCloseResponse, O> {
     return this.call(ops.getDailyOpenClose, [contract(symbol, 'symbol'), date], options);
   }
 
@@ -97,7 +93,7 @@ export class AsyncOptionsClient extends MarketClient<typeof ops> {
     underlyingSymbol: string,
     optionSymbol: string,
     options?: O,
-  ): Promise<Result<OptionContractSnapshotResponse, O>> {
+  ): Call<OptionContractSnapshotResponse, O> {
     return this.call(ops.getSnapshot, [underlyingSymbol, contract(optionSymbol)], options);
   }
 
@@ -105,7 +101,7 @@ export class AsyncOptionsClient extends MarketClient<typeof ops> {
   getSnapshotChain<const O extends Opt<'getSnapshotChain'>>(
     underlyingSymbol: string,
     options?: O,
-  ): PagePromise<Result<ListResponse<OptionContractSnapshot>, O>, OptionContractSnapshot> {
+  ): PagedCall<ListResponse<OptionContractSnapshot>, O, OptionContractSnapshot> {
     return this.call(ops.getSnapshotChain, [underlyingSymbol], options);
   }
 }

@@ -1,7 +1,6 @@
-import { BaseClient, type CallOptions, type Result } from '../core/client.js';
+import { BaseClient, type Call, type CallOptions, type PagedCall } from '../core/client.js';
 import { InvalidParameterError } from '../core/errors.js';
 import type { DateInput } from '../core/operation.js';
-import type { PagePromise } from '../core/page-promise.js';
 import { Semaphore } from '../core/semaphore.js';
 import { encodeParam } from '../core/wire-values.js';
 import { getDatesBetween } from '../dates/get-dates-between.js';
@@ -73,7 +72,7 @@ export class AsyncReferenceClient extends BaseClient {
   /** Option contracts matching the filters (underlying, type, expiration range, `expired`, `asOf`). */
   getOptionContracts<const O extends Opt<'getOptionContracts'>>(
     options?: O,
-  ): PagePromise<Result<OptionContractsResponse, O>, OptionContract> {
+  ): PagedCall<OptionContractsResponse, O, OptionContract> {
     return this.call(ops.getOptionContracts, [], options);
   }
 
@@ -81,14 +80,12 @@ export class AsyncReferenceClient extends BaseClient {
   getOptionContract<const O extends Opt<'getOptionContract'>>(
     ticker: string,
     options?: O,
-  ): Promise<Result<OptionContractResponse, O>> {
+  ): Call<OptionContractResponse, O> {
     return this.call(ops.getOptionContract, [normalizeOptionTicker(ticker, 'ticker')], options);
   }
 
   /** Tickers of every asset class, filtered. */
-  getTickers<const O extends Opt<'getTickers'>>(
-    options?: O,
-  ): PagePromise<Result<TickersResponse, O>, TickerInfo> {
+  getTickers<const O extends Opt<'getTickers'>>(options?: O): PagedCall<TickersResponse, O, TickerInfo> {
     return this.call(ops.getTickers, [], options);
   }
 
@@ -96,68 +93,58 @@ export class AsyncReferenceClient extends BaseClient {
   getTickerDetails<const O extends Opt<'getTickerDetails'>>(
     symbol: string,
     options?: O,
-  ): Promise<Result<TickerDetailsResponse, O>> {
+  ): Call<TickerDetailsResponse, O> {
     return this.call(ops.getTickerDetails, [symbol], options);
   }
 
   /** The ticker type codes. */
-  getTickerTypes<const O extends Opt<'getTickerTypes'>>(
-    options?: O,
-  ): Promise<Result<TickerTypesResponse, O>> {
+  getTickerTypes<const O extends Opt<'getTickerTypes'>>(options?: O): Call<TickerTypesResponse, O> {
     return this.call(ops.getTickerTypes, [], options);
   }
 
   /** News articles. */
-  getTickerNews<const O extends Opt<'getTickerNews'>>(
-    options?: O,
-  ): PagePromise<Result<NewsResponse, O>, NewsArticle> {
+  getTickerNews<const O extends Opt<'getTickerNews'>>(options?: O): PagedCall<NewsResponse, O, NewsArticle> {
     return this.call(ops.getTickerNews, [], options);
   }
 
   /** Cash dividends. */
   getStockDividends<const O extends Opt<'getStockDividends'>>(
     options?: O,
-  ): PagePromise<Result<DividendsResponse, O>, Dividend> {
+  ): PagedCall<DividendsResponse, O, Dividend> {
     return this.call(ops.getStockDividends, [], options);
   }
 
   /** Stock splits. */
-  getStockSplits<const O extends Opt<'getStockSplits'>>(
-    options?: O,
-  ): PagePromise<Result<SplitsResponse, O>, Split> {
+  getStockSplits<const O extends Opt<'getStockSplits'>>(options?: O): PagedCall<SplitsResponse, O, Split> {
     return this.call(ops.getStockSplits, [], options);
   }
 
   /** Whether the markets are open right now. */
-  getMarketStatus<const O extends Opt<'getMarketStatus'>>(
-    options?: O,
-  ): Promise<Result<MarketStatusResponse, O>> {
+  getMarketStatus<const O extends Opt<'getMarketStatus'>>(options?: O): Call<MarketStatusResponse, O> {
     return this.call(ops.getMarketStatus, [], options);
   }
 
   /** Upcoming market holidays and early closes. */
-  getMarketHolidays<const O extends Opt<'getMarketHolidays'>>(
-    options?: O,
-  ): Promise<Result<MarketHoliday[], O>> {
+  getMarketHolidays<const O extends Opt<'getMarketHolidays'>>(options?: O): Call<MarketHoliday[], O> {
     return this.call(ops.getMarketHolidays, [], options);
   }
 
   /** Trade and quote condition codes. */
   getConditions<const O extends Opt<'getConditions'>>(
     options?: O,
-  ): PagePromise<Result<ConditionsResponse, O>, Condition> {
+  ): PagedCall<ConditionsResponse, O, Condition> {
     return this.call(ops.getConditions, [], options);
   }
 
   /** Exchanges. */
-  getExchanges<const O extends Opt<'getExchanges'>>(options?: O): Promise<Result<ExchangesResponse, O>> {
+  getExchanges<const O extends Opt<'getExchanges'>>(options?: O): Call<ExchangesResponse, O> {
     return this.call(ops.getExchanges, [], options);
   }
 
   /** Financial statements from SEC filings (the experimental vX endpoint), paged by `next_url`. */
   getStockFinancialsVx<const O extends Opt<'getStockFinancialsVx'>>(
     options?: O,
-  ): PagePromise<Result<FinancialsResponse, O>, Financials> {
+  ): PagedCall<FinancialsResponse, O, Financials> {
     return this.call(ops.getStockFinancialsVx, [], options);
   }
 

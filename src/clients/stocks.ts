@@ -1,6 +1,5 @@
-import type { CallOptions, Result } from '../core/client.js';
+import type { Call, CallOptions, PagedCall } from '../core/client.js';
 import { DecodeError } from '../core/errors.js';
-import type { PagePromise } from '../core/page-promise.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../operations/aggregates.js';
 import { indicators } from '../operations/indicators.js';
@@ -66,7 +65,7 @@ export class AsyncStocksClient extends WholeMarketClient<typeof ops, SnapshotRes
   getTradesV3<const O extends Opt<'getTradesV3'>>(
     symbol: string,
     options?: O,
-  ): PagePromise<Result<TradesResponse, O>, Trade> {
+  ): PagedCall<TradesResponse, O, Trade> {
     return this.call(ops.getTradesV3, [symbol], options);
   }
 
@@ -79,23 +78,17 @@ export class AsyncStocksClient extends WholeMarketClient<typeof ops, SnapshotRes
   getQuotesV3<const O extends Opt<'getQuotesV3'>>(
     symbol: string,
     options?: O,
-  ): PagePromise<Result<QuotesResponse, O>, Quote> {
+  ): PagedCall<QuotesResponse, O, Quote> {
     return this.call(ops.getQuotesV3, [symbol], options);
   }
 
   /** The most recent trade. */
-  getLastTrade<const O extends Opt<'getLastTrade'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<LastTradeResponse, O>> {
+  getLastTrade<const O extends Opt<'getLastTrade'>>(symbol: string, options?: O): Call<LastTradeResponse, O> {
     return this.call(ops.getLastTrade, [symbol], options);
   }
 
   /** The most recent NBBO quote. */
-  getLastQuote<const O extends Opt<'getLastQuote'>>(
-    symbol: string,
-    options?: O,
-  ): Promise<Result<LastQuoteResponse, O>> {
+  getLastQuote<const O extends Opt<'getLastQuote'>>(symbol: string, options?: O): Call<LastQuoteResponse, O> {
     return this.call(ops.getLastQuote, [symbol], options);
   }
 
@@ -104,7 +97,7 @@ export class AsyncStocksClient extends WholeMarketClient<typeof ops, SnapshotRes
     symbol: string,
     date: Date | string,
     options?: O,
-  ): Promise<Result<DailyOpenCloseResponse, O>> {
+  ): Call<DailyOpenCloseResponse, O> {
     return this.call(ops.getDailyOpenClose, [symbol, date], options);
   }
 

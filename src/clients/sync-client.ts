@@ -1,7 +1,8 @@
-import type { BaseClient } from '../core/client.js';
+import type { BaseClient, Call, PagedCall, Result, resultTypes } from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
+import type { FullRangeBar } from '../core/full-range.js';
 import { SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
 
 /** A value as the synchronous client returns it: responses become plain objects. */
@@ -10,6 +11,25 @@ export type SyncValue<T> = T extends Response
   : T extends Response[]
     ? SyncRawResponse[]
     : T;
+
+/** What a synchronous call returns for the options `O`: the async {@link Result}, responses as plain objects. */
+export type SyncResult<R, O, Bar = FullRangeBar> = SyncValue<Result<R, O, Bar>>;
+
+/**
+ * The synchronous form of one async method. An operation's method (its result a {@link Call} or
+ * {@link PagedCall}) stays generic in its last parameter, the options, so that its result follows the
+ * options exactly as the async one does; any other method keeps its parameters and returns its awaited
+ * result.
+ */
+export type SyncMethod<F> = F extends (...args: infer A) => infer Ret
+  ? typeof resultTypes extends keyof Ret
+    ? NonNullable<Ret[typeof resultTypes & keyof Ret]> extends { response: infer R; bar: infer Bar }
+      ? Required<A> extends [...infer Lead, infer Options]
+        ? <const O extends Options>(...args: [...Lead, options?: O]) => SyncResult<R, O, Bar>
+        : never
+      : never
+    : (...args: A) => SyncValue<Awaited<Ret>>
+  : never;
 
 /**
  * The synchronous variant of an async client: the same methods with the same parameters, each
@@ -20,7 +40,7 @@ export type SyncOf<C> = {
     ? never
     : C[K] extends (...args: any[]) => any
       ? K
-      : never]: C[K] extends (...args: infer A) => infer R ? (...args: A) => SyncValue<Awaited<R>> : never;
+      : never]: SyncMethod<C[K]>;
 } & {
   /** Options in force. */
   readonly options: C extends { options: infer O } ? O : never;

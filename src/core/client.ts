@@ -129,6 +129,26 @@ export type Result<R, O, Bar = FullRangeBar> = O extends { fullRange: true }
       ? Response
       : R;
 
+/** Key of the type-only record in {@link ResultTypes}; no such property exists at run time. */
+export declare const resultTypes: unique symbol;
+
+/**
+ * Type-only record of what a call's result is computed from (the decoded response and the bar of a full
+ * range), carried by {@link Call} and {@link PagedCall}: once a method's options type is erased (as a
+ * mapped type does), the synchronous client still derives its result from the options with
+ * {@link Result}.
+ */
+export interface ResultTypes<R, Bar> {
+  readonly [resultTypes]?: { response: R; bar: Bar };
+}
+
+/** What a non-paged operation returns for the options `O`: a promise of {@link Result}. */
+export type Call<R, O, Bar = FullRangeBar> = Promise<Result<R, O, Bar>> & ResultTypes<R, Bar>;
+
+/** What an operation paged by `next_url` returns for the options `O`; `Item` is what `for await` yields. */
+export type PagedCall<R, O, Item, Bar = FullRangeBar> = PagePromise<Result<R, O, Bar>, Item> &
+  ResultTypes<R, Bar>;
+
 /** A decoded response, or a response object from `rawResponse`: what the pagination helpers take. */
 export type AnyPage = object | Response | SyncRawResponse;
 
@@ -317,13 +337,10 @@ export abstract class BaseClient {
    * Fetches a page by its URL (a `next_url` or `previous_url` value). The URL must be on the client's
    * base URL: a link to another origin is refused and never receives the key.
    */
-  getPageByUrl<O extends RequestOptions>(
-    url: string,
-    options?: O,
-  ): Promise<O extends { rawResponse: true } ? Response : any> {
+  getPageByUrl<const O extends RequestOptions>(url: string, options?: O): Call<any, O> {
     if (typeof url !== 'string' || !url)
       throw new InvalidParameterError('url', url, 'expected a next_url or previous_url string');
-    return this.#single(url, (options ?? {}) as Record<string, unknown>) as Promise<any>;
+    return this.#single(url, (options ?? {}) as Record<string, unknown>) as Call<any, O>;
   }
 
   /** The page after `oldResponse`, or `false` when there is none (or the operation does not page). */
