@@ -38,18 +38,25 @@ export interface WallTime {
 
 /** The wall time in `tz` of the instant `ms` (Unix milliseconds). */
 export function wallTime(ms: number, tz: string): WallTime {
-  if (tz === 'UTC') {
-    const d = new Date(ms);
-    return {
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth() + 1,
-      day: d.getUTCDate(),
-      hour: d.getUTCHours(),
-      minute: d.getUTCMinutes(),
-      second: d.getUTCSeconds(),
-      millisecond: d.getUTCMilliseconds(),
-    };
-  }
+  if (tz === 'UTC') return utcFields(ms);
+  const offset = cachedOffset(ms, tz);
+  return offset === undefined ? intlWallTime(ms, tz) : utcFields(ms + offset);
+}
+
+function utcFields(ms: number): WallTime {
+  const d = new Date(ms);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    millisecond: d.getUTCMilliseconds(),
+  };
+}
+
+function intlWallTime(ms: number, tz: string): WallTime {
   const parts: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(ms)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return {
@@ -63,12 +70,51 @@ export function wallTime(ms: number, tz: string): WallTime {
   };
 }
 
+const HOUR_MS = 3_600_000;
+/** Years 1000 to 9999: `Intl` prints four-digit years there, so its fields and the UTC getters agree. */
+const CACHED_FROM = Date.UTC(1000, 0, 1);
+const CACHED_UNTIL = Date.UTC(10000, 0, 1);
+/** Hours remembered per zone before the memo starts over (a few hundred kB at most). */
+const MAX_CACHED_HOURS = 50_000;
+/** Per zone: the offset (ms) of each UTC hour seen, or NaN when the offset changes within that hour. */
+const hourOffsets = new Map<string, Map<number, number>>();
+
+/**
+ * The offset of `tz` at `ms` from a memo of whole UTC hours, or undefined when that hour holds an
+ * offset change. `Intl` formatting costs microseconds per call and servers convert the same few hours
+ * over and over (sessions, day boundaries); an hour is trusted only when its first and last millisecond
+ * have the same offset, so zones whose changes fall off the hour (Lord Howe, historic local mean times)
+ * stay exact.
+ */
+function cachedOffset(ms: number, tz: string): number | undefined {
+  if (!(ms >= CACHED_FROM && ms < CACHED_UNTIL)) return undefined;
+  const hour = Math.floor(ms / HOUR_MS);
+  let zone = hourOffsets.get(tz);
+  if (!zone) {
+    zone = new Map();
+    hourOffsets.set(tz, zone);
+  }
+  let offset = zone.get(hour);
+  if (offset === undefined) {
+    const first = hour * HOUR_MS;
+    const last = first + HOUR_MS - 1;
+    const a = utcOf(intlWallTime(first, tz)) - first;
+    const b = utcOf(intlWallTime(last, tz)) - last;
+    offset = a === b ? a : Number.NaN;
+    if (zone.size >= MAX_CACHED_HOURS) zone.clear();
+    zone.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? undefined : offset;
+}
+
+function utcOf(w: WallTime): number {
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
+}
+
 /** Offset of `tz` from UTC at the instant `ms`, in milliseconds (New York in winter: -5 h). */
 export function zoneOffset(ms: number, tz: string): number {
   if (tz === 'UTC') return 0;
-  const w = wallTime(ms, tz);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
-  return asUtc - ms;
+  return utcOf(wallTime(ms, tz)) - ms;
 }
 
 /**
@@ -96,8 +142,7 @@ export function zonedToUtc(
 }
 
 function wallEquals(ms: number, tz: string, naive: number): boolean {
-  const w = wallTime(ms, tz);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond) === naive;
+  return utcOf(wallTime(ms, tz)) === naive;
 }
 
 /** Midnight in `tz` of the calendar day `YYYY-MM-DD`, as Unix ms. */

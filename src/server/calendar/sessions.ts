@@ -24,19 +24,35 @@ export function isTradingDay(date: string): boolean {
   return holidayOn(date)?.status !== 'closed';
 }
 
+/** Sessions computed so far, by date (`null`: closed); servers ask for the same few days all the time. */
+const sessions = new Map<string, TradingSession | null>();
+/** Days remembered before the memo starts over (decades of days, a few MB at most). */
+const MAX_CACHED_SESSIONS = 20_000;
+
 /** The session of `date`, or `undefined` when the exchanges are closed that day. */
 export function tradingSession(date: string): TradingSession | undefined {
+  let session = sessions.get(date);
+  if (session === undefined) {
+    session = computeSession(date) ?? null;
+    if (sessions.size >= MAX_CACHED_SESSIONS) sessions.clear();
+    sessions.set(date, session);
+  }
+  return session ?? undefined;
+}
+
+function computeSession(date: string): TradingSession | undefined {
   if (!isTradingDay(date)) return undefined;
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const earlyClose = holidayOn(date)?.status === 'early-close';
-  return {
+  // Frozen: every caller of the same day shares this object.
+  return Object.freeze({
     date,
     preMarketOpen: zonedToUtc(NEW_YORK, y, m, d, 4),
     open: zonedToUtc(NEW_YORK, y, m, d, 9, 30),
     close: zonedToUtc(NEW_YORK, y, m, d, earlyClose ? 13 : 16),
     afterHoursClose: zonedToUtc(NEW_YORK, y, m, d, earlyClose ? 17 : 20),
     earlyClose,
-  };
+  });
 }
 
 /** The first trading day strictly after `date`. */

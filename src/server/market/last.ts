@@ -2,26 +2,38 @@ import type { Store } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 
 /**
+ * The latest tick of `ticker` in `table` at or before `atMs`: a `max(sip_timestamp)` probe, then the
+ * rows at that instant, the higher sequence number winning in JS. DuckDB plans `ORDER BY … LIMIT 1` on
+ * `SELECT *` as a top-N with a late-materialising join, which costs 3–4 times as much (2.9 ms against
+ * 2.1 ms on 1000 trades, 17 ms against 4 ms on 1.9 million).
+ */
+async function latestTick<T extends { sequence_number: bigint }>(
+  store: Store,
+  table: 'trades' | 'quotes',
+  ticker: string,
+  atMs: number,
+): Promise<T | undefined> {
+  const rows = await store.all<T>(
+    `SELECT * FROM ${table} WHERE ticker = $1 AND sip_timestamp =
+       (SELECT max(sip_timestamp) FROM ${table} WHERE ticker = $1 AND sip_timestamp < $2)`,
+    [ticker, (BigInt(Math.floor(atMs)) + 1n) * 1_000_000n],
+  );
+  let best: T | undefined;
+  for (const row of rows) if (!best || row.sequence_number > best.sequence_number) best = row;
+  return best ? normaliseLists(best) : undefined;
+}
+
+/**
  * The latest trade of `ticker` at or before `atMs` (Unix ms; the whole millisecond counts), or
  * undefined. Ties on the timestamp go to the higher sequence number.
  */
-export async function lastTrade(store: Store, ticker: string, atMs: number): Promise<TradeRow | undefined> {
-  const rows = await store.all<TradeRow>(
-    `SELECT * FROM trades WHERE ticker = $1 AND sip_timestamp < $2
-      ORDER BY sip_timestamp DESC, sequence_number DESC LIMIT 1`,
-    [ticker, (BigInt(Math.floor(atMs)) + 1n) * 1_000_000n],
-  );
-  return rows[0] ? normaliseLists(rows[0]) : undefined;
+export function lastTrade(store: Store, ticker: string, atMs: number): Promise<TradeRow | undefined> {
+  return latestTick<TradeRow>(store, 'trades', ticker, atMs);
 }
 
 /** The latest quote of `ticker` at or before `atMs` (Unix ms), or undefined. */
-export async function lastQuote(store: Store, ticker: string, atMs: number): Promise<QuoteRow | undefined> {
-  const rows = await store.all<QuoteRow>(
-    `SELECT * FROM quotes WHERE ticker = $1 AND sip_timestamp < $2
-      ORDER BY sip_timestamp DESC, sequence_number DESC LIMIT 1`,
-    [ticker, (BigInt(Math.floor(atMs)) + 1n) * 1_000_000n],
-  );
-  return rows[0] ? normaliseLists(rows[0]) : undefined;
+export function lastQuote(store: Store, ticker: string, atMs: number): Promise<QuoteRow | undefined> {
+  return latestTick<QuoteRow>(store, 'quotes', ticker, atMs);
 }
 
 /**

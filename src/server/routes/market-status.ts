@@ -78,9 +78,17 @@ export function upcomingHolidaysBody(nowMs: number): Record<string, unknown>[] {
 
 /** Market status and upcoming holidays. */
 export function marketStatusRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  // The server's "now" rarely changes (it is fixed for a store), so the last body is kept.
+  let statusAt: number | undefined;
+  let status: Record<string, unknown> = {};
   app.get(routePattern(marketStatus), async (c) => {
     parseRequest(marketStatus, c);
-    return sendJson(c, marketStatusBody(await ctx.now()));
+    const now = await ctx.now();
+    if (now !== statusAt) {
+      status = marketStatusBody(now);
+      statusAt = now;
+    }
+    return sendJson(c, status);
   });
   app.get(routePattern(marketHolidays), async (c) => {
     parseRequest(marketHolidays, c);

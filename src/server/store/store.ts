@@ -11,6 +11,13 @@ export interface StoreOpenOptions {
    * @default false
    */
   readOnly?: boolean;
+  /**
+   * Connections that answer `all()` on a read-only store, so that concurrent queries (one per HTTP
+   * request) run side by side instead of queueing behind one connection. A writable store always has
+   * exactly one connection: its transactions and appenders need every statement on the same one.
+   * @default 4
+   */
+  readConnections?: number;
 }
 
 /** A value bound to a `$1`-style SQL parameter. */
@@ -21,12 +28,24 @@ export type SqlValue = DuckDBValue;
  * runs parameterised SQL. Rows come back as plain objects (BIGINT as `bigint`).
  */
 export class Store {
+  /** Connections free to run a read (read-only stores only; empty otherwise). */
+  private readonly idle: DuckDBConnection[] = [];
+  /** Reads waiting for a free connection, first come first served. */
+  private readonly waiting: ((conn: DuckDBConnection) => void)[] = [];
+  /** Every connection to close, the main one first. */
+  private readonly connections: DuckDBConnection[];
+
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly conn: DuckDBConnection,
     /** Path of the database file, or `:memory:`. */
     readonly path: string,
-  ) {}
+    /** The connections that answer reads, the main one included (empty: the main one alone). */
+    readers: readonly DuckDBConnection[],
+  ) {
+    this.connections = [conn, ...readers.filter((r) => r !== conn)];
+    this.idle.push(...readers);
+  }
 
   /**
    * Opens the store at `path` (`:memory:` for a throw-away store) and migrates it; with `readOnly`,
@@ -37,7 +56,20 @@ export class Store {
     if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
     const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
     const conn = await instance.connect();
-    const store = new Store(instance, conn, path);
+    const readers: DuckDBConnection[] = [];
+    if (readOnly) {
+      // The main connection reads too; the others only read.
+      readers.push(conn);
+      const count = Math.max(1, Math.floor(options.readConnections ?? 4));
+      try {
+        for (let i = 1; i < count; i++) readers.push(await instance.connect());
+      } catch (e) {
+        for (const c of readers) c.closeSync();
+        instance.closeSync();
+        throw e;
+      }
+    }
+    const store = new Store(instance, conn, path, readers);
     try {
       if (readOnly) await store.checkVersion();
       else await store.migrate();
@@ -77,8 +109,20 @@ export class Store {
 
   /** Runs a query and returns every row as an object. */
   async all<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    const reader = await this.conn.runAndReadAll(sql, params as SqlValue[]);
-    return reader.getRowObjects() as T[];
+    if (this.connections.length === 1) {
+      const reader = await this.conn.runAndReadAll(sql, params as SqlValue[]);
+      return reader.getRowObjects() as T[];
+    }
+    const conn =
+      this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
+    try {
+      const reader = await conn.runAndReadAll(sql, params as SqlValue[]);
+      return reader.getRowObjects() as T[];
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(conn);
+      else this.idle.push(conn);
+    }
   }
 
   /** Runs a statement. */
@@ -104,9 +148,9 @@ export class Store {
     }
   }
 
-  /** Closes the connection and the database. */
+  /** Closes the connections and the database. */
   close(): void {
-    this.conn.closeSync();
+    for (const c of this.connections) c.closeSync();
     this.instance.closeSync();
   }
 }
