@@ -288,7 +288,7 @@ export abstract class BaseClient {
         ...(opts.onProgress ? { onProgress: opts.onProgress as never } : {}),
         ...(signal ? { signal } : {}),
       },
-      async (fromMs, toMs) => {
+      async (fromMs, toMs, chunkSignal) => {
         // Each chunk asks for the most bars one page can hold and follows next_url, so a chunk that hits
         // the cap loses nothing.
         const chunkOptions = { ...params, sort: 'asc', limit: 50000 };
@@ -297,7 +297,7 @@ export abstract class BaseClient {
         let status: string | undefined;
         let response: unknown;
         for (let link: string | undefined = target; link; link = pageLink(response, 'next')) {
-          ({ data: response } = await this.#fetch(link, signal));
+          ({ data: response } = await this.#fetch(link, chunkSignal));
           target = link;
           status = (response as { status?: string }).status;
           bars.push(...(pageItems(response) as FullRangeBar[]));

@@ -13,6 +13,7 @@ import {
 } from '../dates/split-date-range.js';
 import { isTimeZone } from '../dates/time-zone.js';
 import { AbortError, InvalidParameterError } from './errors.js';
+import { onAbort } from './on-abort.js';
 import type { DateInput } from './operation.js';
 import { Semaphore } from './semaphore.js';
 
@@ -60,14 +61,19 @@ export interface FullRangeRequest {
   log?: (level: 'info' | 'warn', message: string) => void;
   /** Called after every chunk. */
   onProgress?: (progress: FullRangeProgress) => void;
-  /** Stops scheduling further chunks; the call then rejects with `AbortError`. */
+  /** Cancels the fetch: the chunks in flight are aborted and the call rejects with `AbortError` at once. */
   signal?: AbortSignal;
 }
 
-/** Fetches every bar of [fromMs, toMs] (inclusive ms bounds, as the API's path takes them), following next_url itself. */
+/**
+ * Fetches every bar of [fromMs, toMs] (inclusive ms bounds, as the API's path takes them), following
+ * next_url itself. `signal` aborts once the chunk is no longer wanted (another chunk failed, or the
+ * caller's signal aborted): pass it on to the requests so that they are cancelled, not waited for.
+ */
 export type FetchChunk = (
   fromMs: number,
   toMs: number,
+  signal: AbortSignal,
 ) => Promise<{ bars: FullRangeBar[]; status?: string; response?: unknown }>;
 
 /** Which chunk a full-range fetch failed on; attached to the rethrown error as `fullRangeChunk`. */
@@ -97,10 +103,11 @@ export function failedChunkOf(error: unknown): FailedChunk | undefined {
  * exactly `from` included), in `sort` order. When two chunks answer the same `t`, the bar of the chunk
  * whose range contains `t` wins. A chunk without bars is not an error (an `info` line is logged).
  *
- * A failing chunk stops the scheduling of further chunks; once the chunks in flight have settled, the
- * call rejects with the chunk's own error (its class and message unchanged; {@link failedChunkOf} tells
- * which chunk failed, and a `warn` line is logged). An aborted `signal` likewise stops scheduling and the
- * call rejects with `AbortError`.
+ * A failing chunk settles the call at once: it rejects with the chunk's own error (its class and message
+ * unchanged; {@link failedChunkOf} tells which chunk failed, and a `warn` line is logged), no further
+ * chunk is started and the chunks in flight are aborted through the signal {@link FetchChunk} receives,
+ * so one slow chunk does not hold back the error of another. An aborted `signal` likewise rejects at once
+ * with `AbortError` and aborts the chunks in flight.
  *
  * @throws InvalidParameterError for invalid bounds, timespan, time zone, multiplier or concurrency.
  */
@@ -119,7 +126,40 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
   // t → the bar and the chunk it came from; -1 marks a bar from the chunk that owns its t.
   const merged = new Map<number, { bar: FullRangeBar; from: number }>();
   let chunksDone = 0;
-  let failure: { error: unknown; chunk: FailedChunk } | undefined;
+
+  // Settling early (a chunk failed, or the caller aborted) aborts `stop`, which cancels every chunk still
+  // in flight; whatever those chunks answer or throw afterwards is ignored.
+  const stop = new AbortController();
+  const chunkSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  let settled = false;
+  let rejectEarly: (error: unknown) => void = () => {};
+  const early = new Promise<never>((_, reject) => {
+    rejectEarly = reject;
+  });
+  const settle = (error: unknown) => {
+    if (settled) return;
+    settled = true;
+    stop.abort(new AbortError('Full-range fetch settled before this chunk finished'));
+    rejectEarly(error);
+  };
+  const fail = (error: unknown, chunk: FailedChunk) => {
+    warn(
+      `Chunk ${chunk.index + 1} of ${chunks.length} (${describe(chunk.fromMs, chunk.toMs + 1)}) failed: ${messageOf(error)}`,
+    );
+    if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
+      Object.defineProperty(error, FAILED_CHUNK, { value: chunk, enumerable: false, configurable: true });
+    }
+    settle(error);
+  };
+  const unsubscribe = signal
+    ? onAbort(signal, () =>
+        settle(
+          new AbortError(`Full-range fetch aborted after ${chunksDone} of ${chunks.length} chunks`, {
+            cause: signal.reason,
+          }),
+        ),
+      )
+    : undefined;
 
   const merge = (bars: readonly FullRangeBar[], index: number, lo: number, hi: number) => {
     let malformed = 0;
@@ -139,50 +179,44 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
   };
 
-  const running = new Set<Promise<void>>();
-  for (let index = 0; index < chunks.length; index++) {
-    const release = await semaphore.acquire();
-    if (failure || signal?.aborted) {
-      release();
-      break;
-    }
-    const [lo, hi] = chunks[index] as DateRangeChunk;
-    const task = (async () => {
-      try {
-        const result = await fetchChunk(lo, hi - 1);
-        const bars = result.bars ?? [];
-        if (bars.length === 0) {
-          if (QUIET_STATUSES.has(result.status)) info(`No data for ${describe(lo, hi)}`);
-          else warn(`No data for ${describe(lo, hi)} (status ${result.status})`);
-        }
-        merge(bars, index, lo, hi);
-        chunksDone++;
-        req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: merged.size });
-      } catch (error) {
-        failure ??= { error, chunk: { fromMs: lo, toMs: hi - 1, index } };
-      } finally {
+  const schedule = async () => {
+    const running: Promise<void>[] = [];
+    for (let index = 0; index < chunks.length; index++) {
+      const release = await semaphore.acquire();
+      if (settled) {
         release();
+        break;
       }
-    })();
-    running.add(task);
-    void task.then(() => running.delete(task));
-  }
-  await Promise.all(running);
-
-  if (failure) {
-    const { error, chunk } = failure;
-    warn(
-      `Chunk ${chunk.index + 1} of ${chunks.length} (${describe(chunk.fromMs, chunk.toMs + 1)}) failed: ${messageOf(error)}`,
-    );
-    if (typeof error === 'object' && error !== null && Object.isExtensible(error)) {
-      Object.defineProperty(error, FAILED_CHUNK, { value: chunk, enumerable: false, configurable: true });
+      const [lo, hi] = chunks[index] as DateRangeChunk;
+      running.push(
+        (async () => {
+          try {
+            const result = await fetchChunk(lo, hi - 1, chunkSignal);
+            if (settled) return;
+            const bars = result.bars ?? [];
+            if (bars.length === 0) {
+              if (QUIET_STATUSES.has(result.status)) info(`No data for ${describe(lo, hi)}`);
+              else warn(`No data for ${describe(lo, hi)} (status ${result.status})`);
+            }
+            merge(bars, index, lo, hi);
+            chunksDone++;
+            req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: merged.size });
+          } catch (error) {
+            if (!settled) fail(error, { fromMs: lo, toMs: hi - 1, index });
+          } finally {
+            release();
+          }
+        })(),
+      );
     }
-    throw error;
-  }
-  if (signal?.aborted && chunksDone < chunks.length) {
-    throw new AbortError(`Full-range fetch aborted after ${chunksDone} of ${chunks.length} chunks`, {
-      cause: signal.reason,
-    });
+    await Promise.all(running);
+  };
+  try {
+    // `early` rejects the moment the fetch settles early; the chunks still in flight then finish in the
+    // background (aborted), their outcome ignored.
+    await Promise.race([schedule(), early]);
+  } finally {
+    unsubscribe?.();
   }
 
   const bars = [...merged.values()].map((e) => e.bar).sort((a, b) => a.t - b.t);

@@ -193,19 +193,21 @@ describe('fetchFullRange', () => {
     assert.ok(lines.every(([level, message]) => level === 'warn' && message.endsWith('(status ERROR)')));
   });
 
-  test('a failing chunk rejects with its own error after the others settle, and names the chunk', async () => {
+  test('a failing chunk rejects at once with its own error, names the chunk and aborts the others', async () => {
     const failure = new RateLimitError(429, { status: 'ERROR', error: 'too many' }, 'req-1', '/v2/aggs');
-    // The other chunks answer well after the failure, so the call must wait for them.
+    // The other chunks answer well after the failure: the call must not wait for them.
     const src = source(DATA, { delay: () => 30 });
     let settled = 0;
     const lines: string[] = [];
-    const fetch: FetchChunk = async (from, to) => {
+    const signals: AbortSignal[] = [];
+    const fetch: FetchChunk = async (from, to, signal) => {
+      signals.push(signal);
       try {
         if (from === Date.parse('2024-02-16T00:00:00-05:00')) {
           await new Promise((resolve) => setTimeout(resolve, 1));
           throw failure;
         }
-        return await src.fetch(from, to);
+        return await src.fetch(from, to, signal);
       } finally {
         settled++;
       }
@@ -222,7 +224,12 @@ describe('fetchFullRange', () => {
       return true;
     });
     assert.equal(src.calls.length, 2);
-    assert.equal(settled, 3, 'the chunks in flight settled before the call rejected');
+    assert.equal(settled, 1, 'only the failing chunk had settled when the call rejected');
+    assert.equal(signals.length, 3);
+    assert.ok(
+      signals.every((signal) => signal.aborted),
+      'the chunks still in flight were told to stop',
+    );
     assert.equal(lines.length, 1);
     assert.match(
       lines[0] as string,
@@ -234,10 +241,10 @@ describe('fetchFullRange', () => {
     const src = source(DATA);
     const boom = new Error('connection reset');
     let calls = 0;
-    const fetch: FetchChunk = async (from, to) => {
+    const fetch: FetchChunk = async (from, to, signal) => {
       calls++;
       if (calls === 2) throw boom;
-      return src.fetch(from, to);
+      return src.fetch(from, to, signal);
     };
     await assert.rejects(
       fetchFullRange(
@@ -271,6 +278,28 @@ describe('fetchFullRange', () => {
       fetchFullRange(request({ signal: AbortSignal.abort() }), src.fetch),
       (e: unknown) => e instanceof AbortError,
     );
+  });
+
+  test("the caller's abort rejects at once and aborts the chunks in flight", async () => {
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    // Every chunk waits for its signal: only an abort that reaches the chunks in flight ends them.
+    const fetch: FetchChunk = (_from, _to, signal) => {
+      signals.push(signal);
+      return new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('chunk cancelled')), { once: true }),
+      );
+    };
+    const call = fetchFullRange(request({ maxConcurrentWorkers: 2, signal: controller.signal }), fetch);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(signals.length, 2);
+    controller.abort(new Error('user cancelled'));
+    await assert.rejects(
+      call,
+      (e: unknown) => e instanceof AbortError && /after 0 of 3 chunks/.test(e.message),
+    );
+    assert.ok(signals.every((signal) => signal.aborted));
+    assert.equal(signals.length, 2, 'no chunk started after the abort');
   });
 
   test('progress is reported after every chunk, monotonic, ending at the result size', async () => {
