@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { lastQuote as lastQuoteOp, lastTrade as lastTradeOp } from '../../operations/last.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
-import { lastQuote, lastTrade, normaliseLists } from '../market/index.js';
+import { lastQuote, lastTrade } from '../market/index.js';
 import { parseRequest, routePattern } from '../validate.js';
 
 /** Sets `key` when the value is known (the service omits unknown fields rather than sending null). */
@@ -15,9 +15,9 @@ export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   const tradeOp = lastTradeOp();
   app.get(routePattern(tradeOp), async (c) => {
     const ticker = parseRequest(tradeOp, c).values.get('ticker') as string;
-    const row = await lastTrade(ctx.store, ticker, await ctx.now());
-    if (!row) throw notFound();
-    const r = normaliseLists(row);
+    // Rows arrive with plain arrays (lastTrade normalises them).
+    const r = await lastTrade(ctx.store, ticker, await ctx.now());
+    if (!r) throw notFound();
     const results: Record<string, unknown> = { T: ticker };
     put(results, 'c', r.conditions);
     put(results, 'f', r.trf_timestamp);
@@ -36,9 +36,8 @@ export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
 
   app.get(routePattern(lastQuoteOp), async (c) => {
     const ticker = parseRequest(lastQuoteOp, c).values.get('ticker') as string;
-    const row = await lastQuote(ctx.store, ticker, await ctx.now());
-    if (!row) throw notFound();
-    const r = normaliseLists(row);
+    const r = await lastQuote(ctx.store, ticker, await ctx.now());
+    if (!r) throw notFound();
     const results: Record<string, unknown> = { T: ticker };
     put(results, 'P', r.ask_price);
     put(results, 'S', r.ask_size);
