@@ -314,12 +314,12 @@ export abstract class BaseClient {
       const http = await this.#transport.get(target, signal ? { signal } : undefined);
       try {
         return { data: parseJson(http.body), http };
-      } catch (cause) {
+      } catch {
+        // No `cause`: the parser's message can quote the body, which may echo the key.
         if (attempt >= this.options.maxRetries) {
           throw new DecodeError(
-            `The response to ${stripQuery(http.url)} is not valid JSON (${http.body.length} bytes)`,
+            `The response to ${stripQuery(http.url)} is not valid JSON (${http.body.length} characters; ${jsonSyntaxProblem(http.body)})`,
             http.status,
-            { cause },
           );
         }
         this.#emit(`Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`, false);
@@ -516,6 +516,41 @@ async function toSyncValue(value: unknown): Promise<unknown> {
   if (Array.isArray(value) && value.some((v) => v instanceof Response))
     return Promise.all(value.map(toSyncValue));
   return value;
+}
+
+/** The parser's complaints, by the start of its message, in words of our own. */
+const JSON_PROBLEMS: readonly [RegExp, string][] = [
+  [/^Unexpected end of JSON input/, 'unexpected end of input'],
+  [/^Unterminated string/, 'unterminated string'],
+  [/^Bad control character/, 'control character in a string'],
+  [/^Bad (escaped character|Unicode escape)/, 'bad escape in a string'],
+  [/^Unexpected non-whitespace character after JSON/, 'text after the JSON value'],
+  [
+    /^(No number after minus sign|Exponent part is missing|Unterminated fractional number)/,
+    'malformed number',
+  ],
+  [/^Expected/, 'missing or misplaced punctuation'],
+  [/^Unexpected/, 'unexpected character'],
+];
+
+/**
+ * Where and why `text` is not JSON, as `<reason> at position <n>`, quoting none of it: V8's own messages
+ * can quote the text (`Unexpected token 'x', "..." is not valid JSON`), which may echo the key. Parsed
+ * again with plain `JSON.parse` so that the position is that of `text` (`parseJson` may rewrite it).
+ */
+function jsonSyntaxProblem(text: string): string {
+  let message: string;
+  try {
+    JSON.parse(text);
+    return 'unsupported content';
+  } catch (error) {
+    message = error instanceof Error ? error.message : '';
+  }
+  const reason = JSON_PROBLEMS.find(([pattern]) => pattern.test(message))?.[1] ?? 'syntax error';
+  const position =
+    /at position (\d+)/.exec(message)?.[1] ??
+    (/^Unexpected end/.test(message) ? String(text.length) : undefined);
+  return position === undefined ? reason : `${reason} at position ${position}`;
 }
 
 function stripQuery(url: string): string {
