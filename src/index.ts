@@ -7,11 +7,14 @@ export * from './clients/index.js';
 export {
   type AnyPage,
   BaseClient,
+  type Call,
   type CallOptions,
   type FullRangeOptions,
+  type PagedCall,
   type PaginationOptions,
   type RequestOptions,
   type Result,
+  type ResultTypes,
 } from './core/client.js';
 export type { ClientOptions } from './core/client-options.js';
 export * from './core/errors.js';
