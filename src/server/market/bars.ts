@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import { type SplitStep, splitFactorAt, splitSteps } from './splits.js';
+import { splitFactorSql, splitSteps } from './splits.js';
 import { marketTimeZone, offsetSegments, offsetSql } from './time-zone.js';
 import {
   type BarTimespan,
@@ -83,8 +83,6 @@ interface BaseRow {
   sv: number | null;
   sn: number | null;
   salln: boolean | null;
-  /** The local day of the row (days since 1970-01-01), which picks its split factor. */
-  day: number;
 }
 
 /**
@@ -150,6 +148,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 
   const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
   const baseMs = q.timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
+  const steps = q.adjusted ? await splitSteps(store, q.ticker) : [];
 
   const sources = sourcesFor(q.timespan);
   const rank = (s: SourceKind) => sources.indexOf(s);
@@ -164,8 +163,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       ? `(bkey * ${baseMs}) // ${DAY_MS}`
       : 'bkey';
   // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
-  // constant within a base aggregate and applies to the few aggregated rows, not to every tick. It is
-  // applied here in JS, so the split lookup runs alongside the aggregate rather than before it.
+  // constant within a base aggregate and applies to the few aggregated rows, not to every tick.
   const sql = `
     WITH ticks AS (
       SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS bkey,
@@ -182,8 +180,10 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
          AND t >= $4 AND t < $5
        GROUP BY rk, bkey),
-    base AS (SELECT * FROM ticks UNION ALL SELECT * FROM stored),
-    chosen AS (SELECT *, ${dayOfKey} AS day FROM base QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey}))
+    base AS (
+      SELECT rk, bkey, o / f AS o, h / f AS h, l / f AS l, c / f AS c, v * f AS v, pv, n, alln, real
+        FROM (SELECT *, ${splitFactorSql(steps, dayOfKey)} AS f FROM (SELECT * FROM ticks UNION ALL SELECT * FROM stored))),
+    chosen AS (SELECT * FROM base QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey}))
     ${
       intraday
         ? ''
@@ -191,8 +191,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
                       QUALIFY rk = min(rk) OVER (PARTITION BY bkey))`
     }
     SELECT c.bkey::DOUBLE AS bkey, c.o, c.h, c.l, c.c, c.v, c.pv, c.real, c.n, c.alln,
-           ${intraday ? 'NULL::DOUBLE AS spv, NULL::DOUBLE AS sv, NULL::DOUBLE AS sn, NULL::BOOLEAN AS salln' : 's.pv AS spv, s.v AS sv, s.n AS sn, s.alln AS salln'},
-           c.day::DOUBLE AS day
+           ${intraday ? 'NULL::DOUBLE AS spv, NULL::DOUBLE AS sv, NULL::DOUBLE AS sn, NULL::BOOLEAN AS salln' : 's.pv AS spv, s.v AS sv, s.n AS sn, s.alln AS salln'}
       FROM chosen c ${intraday ? '' : 'LEFT JOIN supp s USING (bkey)'}
      ORDER BY c.bkey ${q.sort === 'desc' ? 'DESC' : 'ASC'}
      LIMIT $6`;
@@ -208,22 +207,18 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       : (w: number) => localMidnight(tz, periodStartDay(q.timespan, w));
 
   let scan = q.limit;
-  let steps: Promise<SplitStep[]> | undefined = q.adjusted ? splitSteps(store, q.ticker) : undefined;
   for (;;) {
-    const params = [
-      q.ticker,
-      BigInt(rangeStart) * 1_000_000n,
-      BigInt(rangeEnd) * 1_000_000n,
-      BigInt(rangeStart),
-      BigInt(rangeEnd),
-      BigInt(scan + 1),
-    ];
-    // Results may be shared with other callers (a caching store): copied before trimming, and rows
-    // that a split adjusts are replaced, never modified.
-    const [found, adjustments] = await Promise.all([store.all<BaseRow>(sql, params), steps]);
-    steps = Promise.resolve(adjustments ?? []);
-    const rows =
-      adjustments && adjustments.length > 0 ? found.map((r) => adjust(r, adjustments)) : found.slice();
+    // Results may be shared with other callers (a caching store): copied before trimming.
+    const rows = (
+      await store.all<BaseRow>(sql, [
+        q.ticker,
+        BigInt(rangeStart) * 1_000_000n,
+        BigInt(rangeEnd) * 1_000_000n,
+        BigInt(rangeStart),
+        BigInt(rangeEnd),
+        BigInt(scan + 1),
+      ])
+    ).slice();
     const extra = rows.length > scan ? rows.pop() : undefined;
     const groups = groupWindows(rows, windowOf);
     if (!extra) return page(groups, windowStart);
@@ -247,21 +242,6 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 }
 
 const HOUR_MS = 3_600_000;
-
-/** The row with its prices divided and its volumes multiplied by the split factor of its day. */
-function adjust(row: BaseRow, steps: readonly SplitStep[]): BaseRow {
-  const f = splitFactorAt(steps, row.day);
-  if (f === 1) return row;
-  return {
-    ...row,
-    o: row.o / f,
-    h: row.h / f,
-    l: row.l / f,
-    c: row.c / f,
-    v: row.v * f,
-    sv: row.sv === null ? null : row.sv * f,
-  };
-}
 
 /** Bounds of the instants queries consider: 1800-01-01 and 2300-01-01 UTC. */
 const EARLIEST_MS = Date.UTC(1800, 0, 1);
