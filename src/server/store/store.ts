@@ -1,6 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DOUBLE,
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** How `Store.open` opens the database file. */
@@ -109,14 +115,15 @@ export class Store {
 
   /** Runs a query and returns every row as an object. */
   async all<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    const types = bindTypes(params);
     if (this.connections.length === 1) {
-      const reader = await this.conn.runAndReadAll(sql, params as SqlValue[]);
+      const reader = await this.conn.runAndReadAll(sql, params as SqlValue[], types);
       return reader.getRowObjects() as T[];
     }
     const conn =
       this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
     try {
-      const reader = await conn.runAndReadAll(sql, params as SqlValue[]);
+      const reader = await conn.runAndReadAll(sql, params as SqlValue[], types);
       return reader.getRowObjects() as T[];
     } finally {
       const next = this.waiting.shift();
@@ -127,7 +134,7 @@ export class Store {
 
   /** Runs a statement. */
   async run(sql: string, params: readonly SqlValue[] = []): Promise<void> {
-    await this.conn.run(sql, params as SqlValue[]);
+    await this.conn.run(sql, params as SqlValue[], bindTypes(params));
   }
 
   /** The underlying connection, for bulk work (appenders) inside ingest. */
@@ -153,4 +160,21 @@ export class Store {
     for (const c of this.connections) c.closeSync();
     this.instance.closeSync();
   }
+}
+
+/**
+ * Types for binding `params`. DuckDB binds a whole JS number as BIGINT, so one beyond the int64 range
+ * (a request's `strike_price=1e20`) would fail the query; such numbers are bound as DOUBLE instead.
+ * Undefined when every parameter binds as inferred.
+ */
+function bindTypes(params: readonly SqlValue[]): DuckDBType[] | undefined {
+  // An undefined entry leaves that parameter's type to inference (the typings say otherwise).
+  let types: (DuckDBType | undefined)[] | undefined;
+  params.forEach((p, i) => {
+    if (typeof p === 'number' && Number.isInteger(p) && !Number.isSafeInteger(p)) {
+      types ??= new Array(params.length).fill(undefined);
+      types[i] = DOUBLE;
+    }
+  });
+  return types as DuckDBType[] | undefined;
 }
