@@ -1,5 +1,5 @@
 import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
-import { adjustedParam, symbolParam, timespanParam } from './common.js';
+import { adjustedParam, includeOtcParam, pairParams, symbolParam, timespanParam } from './common.js';
 import { SORT_ORDERS } from './enums.js';
 
 /** Aggregate bars over a custom window: `/v2/aggs/ticker/{ticker}/range/...` (every asset class). */
@@ -85,17 +85,7 @@ export const groupedDaily = (market: 'us/market/stocks' | 'global/market/fx' | '
     params: [
       { name: 'date', wire: 'date', in: 'path', type: t.date(), required: true, doc: 'The trading date.' },
       adjustedParam,
-      ...(market === 'us/market/stocks'
-        ? ([
-            {
-              name: 'includeOtc',
-              wire: 'include_otc',
-              in: 'query',
-              type: t.boolean(),
-              doc: 'Include OTC securities.',
-            },
-          ] as const)
-        : []),
+      ...(market === 'us/market/stocks' ? ([includeOtcParam] as const) : []),
     ],
   });
 
@@ -120,22 +110,7 @@ export const cryptoDailyOpenClose = defineOperation({
   paging: 'none',
   doc: 'Open and close of a crypto pair on one date, with the opening and closing trades.',
   params: [
-    {
-      name: 'fromSymbol',
-      wire: 'from',
-      in: 'path',
-      type: t.pair(),
-      required: true,
-      doc: 'Base currency, e.g. `BTC`.',
-    },
-    {
-      name: 'toSymbol',
-      wire: 'to',
-      in: 'path',
-      type: t.pair(),
-      required: true,
-      doc: 'Quote currency, e.g. `USD`.',
-    },
+    ...pairParams,
     { name: 'date', wire: 'date', in: 'path', type: t.date(), required: true, doc: 'The date (UTC).' },
     adjustedParam,
   ],

@@ -1,4 +1,4 @@
-import { type TickerPrefix, t } from '../core/operation.js';
+import { type ParamType, type TickerPrefix, t } from '../core/operation.js';
 import { SORT_ORDERS, TIMESPANS } from './enums.js';
 
 /** Parameter declarations shared by several families. */
@@ -148,3 +148,42 @@ export const sortParam = <const V extends readonly string[]>(values: V, defaultV
     ...(defaultValue !== undefined && { default: defaultValue }),
     doc: 'Field to sort by.',
   }) as const;
+
+/** A field filter: the exact value, then its `.lt/.lte/.gt/.gte` range bounds. */
+export function filterWithRange<
+  const N extends string,
+  const W extends string,
+  const E extends ParamType,
+  const R extends ReturnType<typeof t.date> | ReturnType<typeof t.number> | ReturnType<typeof t.string>,
+>(name: N, wire: W, exactType: E, doc: string, rangeType: R) {
+  return [{ name, wire, in: 'query', type: exactType, doc }, ...rangeFilters(name, wire, rangeType)] as const;
+}
+
+/** A currency or crypto pair as two path segments `{from}/{to}`. */
+export const pairParams = [
+  {
+    name: 'fromSymbol',
+    wire: 'from',
+    in: 'path',
+    type: t.pair(),
+    required: true,
+    doc: 'Base currency, e.g. `EUR` or `BTC`.',
+  },
+  {
+    name: 'toSymbol',
+    wire: 'to',
+    in: 'path',
+    type: t.pair(),
+    required: true,
+    doc: 'Quote currency, e.g. `USD`.',
+  },
+] as const;
+
+/** `include_otc` of the stocks market endpoints. */
+export const includeOtcParam = {
+  name: 'includeOtc',
+  wire: 'include_otc',
+  in: 'query',
+  type: t.boolean(),
+  doc: 'Include OTC securities.',
+} as const;

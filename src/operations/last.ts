@@ -1,24 +1,5 @@
 import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
-import { symbolParam } from './common.js';
-
-const pairParams = [
-  {
-    name: 'fromSymbol',
-    wire: 'from',
-    in: 'path',
-    type: t.pair(),
-    required: true,
-    doc: 'Base currency, e.g. `EUR` or `BTC`.',
-  },
-  {
-    name: 'toSymbol',
-    wire: 'to',
-    in: 'path',
-    type: t.pair(),
-    required: true,
-    doc: 'Quote currency, e.g. `USD`.',
-  },
-] as const;
+import { pairParams, symbolParam } from './common.js';
 
 /** The most recent trade: `/v2/last/trade/{ticker}` (stocks, options). */
 export const lastTrade = (prefix?: TickerPrefix) =>

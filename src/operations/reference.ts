@@ -1,5 +1,5 @@
 import { defineOperation, t } from '../core/operation.js';
-import { limitParam, orderParam, rangeFilters, sortParam } from './common.js';
+import { filterWithRange, limitParam, orderParam, rangeFilters, sortParam } from './common.js';
 
 const TICKER_TYPES = [
   'CS',
@@ -34,14 +34,7 @@ export const optionContracts = defineOperation({
   paging: 'next_url',
   doc: 'Option contracts matching the filters: underlying, contract type, expiration, strike, as of a date.',
   params: [
-    {
-      name: 'underlyingTicker',
-      wire: 'underlying_ticker',
-      in: 'query',
-      type: t.ticker(),
-      doc: 'Underlying ticker.',
-    },
-    ...rangeFilters('underlyingTicker', 'underlying_ticker', t.string()),
+    ...filterWithRange('underlyingTicker', 'underlying_ticker', t.ticker(), 'Underlying ticker.', t.string()),
     { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker('O:'), doc: 'One contract ticker.' },
     {
       name: 'contractType',
@@ -50,16 +43,8 @@ export const optionContracts = defineOperation({
       type: t.enum(['call', 'put']),
       doc: 'call or put.',
     },
-    {
-      name: 'expirationDate',
-      wire: 'expiration_date',
-      in: 'query',
-      type: t.date(),
-      doc: 'Exact expiration date.',
-    },
-    ...rangeFilters('expirationDate', 'expiration_date', t.date()),
-    { name: 'strikePrice', wire: 'strike_price', in: 'query', type: t.number(0), doc: 'Exact strike price.' },
-    ...rangeFilters('strikePrice', 'strike_price', t.number(0)),
+    ...filterWithRange('expirationDate', 'expiration_date', t.date(), 'Exact expiration date.', t.date()),
+    ...filterWithRange('strikePrice', 'strike_price', t.number(0), 'Exact strike price.', t.number(0)),
     { name: 'asOf', wire: 'as_of', in: 'query', type: t.date(), doc: 'Contracts as they were on this date.' },
     {
       name: 'expired',
@@ -194,8 +179,7 @@ export const tickerNews = defineOperation({
   params: [
     { name: 'symbol', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker the articles are about.' },
     ...rangeFilters('ticker', 'ticker', t.string()),
-    { name: 'publishedUtc', wire: 'published_utc', in: 'query', type: t.date(), doc: 'Publication date.' },
-    ...rangeFilters('publishedUtc', 'published_utc', t.date()),
+    ...filterWithRange('publishedUtc', 'published_utc', t.date(), 'Publication date.', t.date()),
     orderParam('desc'),
     sortParam(['published_utc'], 'published_utc'),
     limitParam(1000, 1000),
@@ -209,28 +193,11 @@ export const dividends = defineOperation({
   paging: 'next_url',
   doc: 'Cash dividends, filtered by ticker, dates, frequency and amount.',
   params: [
-    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker.' },
-    ...rangeFilters('ticker', 'ticker', t.string()),
-    {
-      name: 'exDividendDate',
-      wire: 'ex_dividend_date',
-      in: 'query',
-      type: t.date(),
-      doc: 'Ex-dividend date.',
-    },
-    ...rangeFilters('exDividendDate', 'ex_dividend_date', t.date()),
-    { name: 'recordDate', wire: 'record_date', in: 'query', type: t.date(), doc: 'Record date.' },
-    ...rangeFilters('recordDate', 'record_date', t.date()),
-    {
-      name: 'declarationDate',
-      wire: 'declaration_date',
-      in: 'query',
-      type: t.date(),
-      doc: 'Declaration date.',
-    },
-    ...rangeFilters('declarationDate', 'declaration_date', t.date()),
-    { name: 'payDate', wire: 'pay_date', in: 'query', type: t.date(), doc: 'Pay date.' },
-    ...rangeFilters('payDate', 'pay_date', t.date()),
+    ...filterWithRange('ticker', 'ticker', t.ticker(), 'Ticker.', t.string()),
+    ...filterWithRange('exDividendDate', 'ex_dividend_date', t.date(), 'Ex-dividend date.', t.date()),
+    ...filterWithRange('recordDate', 'record_date', t.date(), 'Record date.', t.date()),
+    ...filterWithRange('declarationDate', 'declaration_date', t.date(), 'Declaration date.', t.date()),
+    ...filterWithRange('payDate', 'pay_date', t.date(), 'Pay date.', t.date()),
     {
       name: 'frequency',
       wire: 'frequency',
@@ -238,14 +205,7 @@ export const dividends = defineOperation({
       type: t.int(0, 24),
       doc: 'Payments per year (0 one-time, 1, 2, 4, 12).',
     },
-    {
-      name: 'cashAmount',
-      wire: 'cash_amount',
-      in: 'query',
-      type: t.number(0),
-      doc: 'Cash amount per share.',
-    },
-    ...rangeFilters('cashAmount', 'cash_amount', t.number(0)),
+    ...filterWithRange('cashAmount', 'cash_amount', t.number(0), 'Cash amount per share.', t.number(0)),
     {
       name: 'dividendType',
       wire: 'dividend_type',
@@ -269,10 +229,8 @@ export const splits = defineOperation({
   paging: 'next_url',
   doc: 'Stock splits, filtered by ticker and execution date.',
   params: [
-    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker.' },
-    ...rangeFilters('ticker', 'ticker', t.string()),
-    { name: 'executionDate', wire: 'execution_date', in: 'query', type: t.date(), doc: 'Execution date.' },
-    ...rangeFilters('executionDate', 'execution_date', t.date()),
+    ...filterWithRange('ticker', 'ticker', t.ticker(), 'Ticker.', t.string()),
+    ...filterWithRange('executionDate', 'execution_date', t.date(), 'Execution date.', t.date()),
     {
       name: 'reverseSplit',
       wire: 'reverse_split',
@@ -375,16 +333,14 @@ export const stockFinancials = defineOperation({
       type: t.string(),
       doc: 'Standard Industrial Classification code.',
     },
-    { name: 'filingDate', wire: 'filing_date', in: 'query', type: t.date(), doc: 'Filing date.' },
-    ...rangeFilters('filingDate', 'filing_date', t.date()),
-    {
-      name: 'periodOfReportDate',
-      wire: 'period_of_report_date',
-      in: 'query',
-      type: t.date(),
-      doc: 'Period-of-report date.',
-    },
-    ...rangeFilters('periodOfReportDate', 'period_of_report_date', t.date()),
+    ...filterWithRange('filingDate', 'filing_date', t.date(), 'Filing date.', t.date()),
+    ...filterWithRange(
+      'periodOfReportDate',
+      'period_of_report_date',
+      t.date(),
+      'Period-of-report date.',
+      t.date(),
+    ),
     {
       name: 'timeFrame',
       wire: 'timeframe',

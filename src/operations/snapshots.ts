@@ -1,5 +1,13 @@
 import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
-import { limitParam, orderParam, rangeFilters, sortParam, symbolParam } from './common.js';
+import {
+  filterWithRange,
+  includeOtcParam,
+  limitParam,
+  orderParam,
+  rangeFilters,
+  sortParam,
+  symbolParam,
+} from './common.js';
 import { SNAPSHOT_DIRECTIONS } from './enums.js';
 
 type V2Market = 'us/markets/stocks' | 'global/markets/forex' | 'global/markets/crypto';
@@ -9,17 +17,7 @@ const prefixOf: Record<V2Market, TickerPrefix | undefined> = {
   'global/markets/crypto': 'X:',
 };
 const otc = (market: V2Market) =>
-  market === 'us/markets/stocks'
-    ? ([
-        {
-          name: 'includeOtc',
-          wire: 'include_otc',
-          in: 'query',
-          type: t.boolean(),
-          doc: 'Include OTC securities.',
-        },
-      ] as const)
-    : ([] as const);
+  market === 'us/markets/stocks' ? ([includeOtcParam] as const) : ([] as const);
 
 /** Snapshot of one ticker: minute, day and previous-day bars plus last trade and quote. */
 export const snapshotTicker = (market: V2Market) =>
@@ -120,16 +118,8 @@ export const optionsChainSnapshot = defineOperation({
       required: true,
       doc: 'Underlying ticker.',
     },
-    { name: 'strikePrice', wire: 'strike_price', in: 'query', type: t.number(0), doc: 'Exact strike price.' },
-    ...rangeFilters('strikePrice', 'strike_price', t.number(0)),
-    {
-      name: 'expirationDate',
-      wire: 'expiration_date',
-      in: 'query',
-      type: t.date(),
-      doc: 'Exact expiration date.',
-    },
-    ...rangeFilters('expirationDate', 'expiration_date', t.date()),
+    ...filterWithRange('strikePrice', 'strike_price', t.number(0), 'Exact strike price.', t.number(0)),
+    ...filterWithRange('expirationDate', 'expiration_date', t.date(), 'Exact expiration date.', t.date()),
     {
       name: 'contractType',
       wire: 'contract_type',

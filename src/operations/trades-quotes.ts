@@ -1,5 +1,5 @@
 import { defineOperation, type TickerPrefix, t } from '../core/operation.js';
-import { limitParam, nsTimestampFilters, symbolParam } from './common.js';
+import { limitParam, nsTimestampFilters, pairParams, symbolParam } from './common.js';
 import { SORT_ORDERS, TIMESTAMP_SORT } from './enums.js';
 
 interface ListDefaults {
@@ -105,22 +105,7 @@ export const historicTicks = (market: 'forex' | 'crypto') =>
         ? 'Historic quote ticks of a currency pair on one date: page with the `t` of the last tick as `offset`.'
         : 'Historic trades of a crypto pair on one date: page with the `t` of the last tick as `offset`.',
     params: [
-      {
-        name: 'fromSymbol',
-        wire: 'from',
-        in: 'path',
-        type: t.pair(),
-        required: true,
-        doc: 'Base currency, e.g. `EUR`.',
-      },
-      {
-        name: 'toSymbol',
-        wire: 'to',
-        in: 'path',
-        type: t.pair(),
-        required: true,
-        doc: 'Quote currency, e.g. `USD`.',
-      },
+      ...pairParams,
       { name: 'date', wire: 'date', in: 'path', type: t.date(), required: true, doc: 'The date.' },
       {
         name: 'offset',
