@@ -128,15 +128,7 @@ function operationCommand(
       if (fullRange) {
         Object.assign(callOptions, fullRangeOptions(input, variant.fullRangeImplied !== true));
         progress = ctx.progress(`${String(positional[0])} bars`);
-        const bar = progress;
-        callOptions.onProgress = (p: { chunksDone: number; chunksTotal: number; bars: number }) =>
-          bar.update({
-            done: p.chunksDone,
-            total: p.chunksTotal,
-            unit: 'chunks',
-            items: p.bars,
-            itemUnit: 'bars',
-          });
+        callOptions.onProgress = progress.fullRange.bind(progress);
         // Chunk warnings (an empty chunk, a retry) are notes, not results.
         callOptions.info = false;
       }

@@ -1,3 +1,5 @@
+import type { FullRangeProgress } from '../core/full-range.js';
+
 /** What a progress line shows. */
 export interface ProgressState {
   /** Units done and in all (chunks, files); `total` unknown for open-ended work (pages). */
@@ -39,6 +41,17 @@ export class Progress {
     if (now - this.#last < REDRAW_MS && state.done !== state.total) return;
     this.#last = now;
     this.#draw(now);
+  }
+
+  /** Records a full-range fetch's progress: chunks done of all, bars so far. */
+  fullRange(p: FullRangeProgress): void {
+    this.update({
+      done: p.chunksDone,
+      total: p.chunksTotal,
+      unit: 'chunks',
+      items: p.bars,
+      itemUnit: 'bars',
+    });
   }
 
   /** Draws the final state and ends the line; later calls do nothing. */

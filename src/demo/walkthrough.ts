@@ -87,13 +87,7 @@ export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Pr
           info: false,
           onProgress: (p) => {
             chunks = p.chunksTotal;
-            progress.update({
-              done: p.chunksDone,
-              total: p.chunksTotal,
-              unit: 'chunks',
-              items: p.bars,
-              itemUnit: 'bars',
-            });
+            progress.fullRange(p);
           },
         });
         progress.done();

@@ -42,14 +42,7 @@ export async function fetchCandles(
       ...(req.adjusted !== undefined && { adjusted: req.adjusted }),
       fullRange: true,
       info: false,
-      onProgress: (p: { chunksDone: number; chunksTotal: number; bars: number }) =>
-        progress.update({
-          done: p.chunksDone,
-          total: p.chunksTotal,
-          unit: 'chunks',
-          items: p.bars,
-          itemUnit: 'bars',
-        }),
+      onProgress: progress.fullRange.bind(progress),
     });
     progress.done();
     return { candles: bars.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v })), timeZone: family.timeZone };
