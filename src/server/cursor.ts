@@ -26,14 +26,6 @@ export function decodeCursor(cursor: string): URLSearchParams {
 
 const malformed = () => badRequest('The cursor is malformed; use the next_url of a previous response as is.');
 
-/**
- * A path segment with everything but `:` percent-encoded: tickers such as `O:SPY…` or `BRK.B` stay one
- * readable segment.
- */
-export function pathSegment(value: string): string {
-  return encodeURIComponent(value).replace(/%3A/gi, ':');
-}
-
 /** `next_url` of a page: absolute on the request's origin, the path as given, and the cursor. */
 export function nextUrl(
   origin: string,

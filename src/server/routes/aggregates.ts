@@ -1,8 +1,9 @@
 import type { Context, Hono } from 'hono';
+import { expandPath } from '../../core/path.js';
 import { NEW_YORK } from '../../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
 import type { ServerContext } from '../context.js';
-import { nextUrl, pathSegment } from '../cursor.js';
+import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, notFound, originOf, sendJson } from '../http.js';
 import {
   type Bar,
@@ -49,9 +50,10 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const results = page.bars.map((b) => barJson(b, index));
     let next: string | undefined;
     if (page.nextFromMs !== undefined || page.nextToMs !== undefined) {
-      const from = page.nextFromMs !== undefined ? String(page.nextFromMs) : c.req.param('from');
-      const to = page.nextToMs !== undefined ? String(page.nextToMs) : c.req.param('to');
-      const path = `/v2/aggs/ticker/${pathSegment(ticker)}/range/${multiplier}/${timespan}/${from}/${to}`;
+      // The route pattern always has {from} and {to}.
+      const from = page.nextFromMs !== undefined ? String(page.nextFromMs) : (c.req.param('from') as string);
+      const to = page.nextToMs !== undefined ? String(page.nextToMs) : (c.req.param('to') as string);
+      const path = expandPath(range.path, { ticker, multiplier: String(multiplier), timespan, from, to });
       const cursor: Record<string, string> = { limit: String(limit), sort };
       if (!index) cursor.adjusted = String(adjusted);
       next = nextUrl(originOf(c), path, cursor);

@@ -1,13 +1,18 @@
 import type { Context, Hono } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
+import { expandPath } from '../../core/path.js';
+import { aggregateBars } from '../../operations/aggregates.js';
 import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import type { ServerContext } from '../context.js';
-import { nextUrl, pathSegment } from '../cursor.js';
+import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, originOf, sendJson } from '../http.js';
 import { type Bar, firstDataTime, marketTimeZone, queryBars } from '../market/index.js';
 import * as calc from '../market/indicators.js';
 import type { BarTimespan } from '../market/windows.js';
 import { parseRequest, routePattern, type ServerDefaults, timestampBounds } from '../validate.js';
+
+/** The aggregates the indicator was computed from are linked by their own operation's path. */
+const AGGREGATES_PATH = aggregateBars().path;
 
 /** The service's defaults: 10 values per page, MACD 12/26/9. */
 const DEFAULTS: ServerDefaults = { limit: 10, short_window: 12, long_window: 26, signal_window: 9 };
@@ -115,7 +120,7 @@ async function indicator(
   const fromMs = bars[0]?.t ?? 0;
   const toMs = bars[bars.length - 1]?.t ?? 0;
   const underlying: Record<string, unknown> = {
-    url: `${originOf(c)}/v2/aggs/ticker/${pathSegment(ticker)}/range/1/${timespan}/${fromMs}/${toMs}?limit=50000&sort=desc${adjusted ? '' : '&adjusted=false'}`,
+    url: `${originOf(c)}${expandPath(AGGREGATES_PATH, { ticker, multiplier: '1', timespan, from: String(fromMs), to: String(toMs) })}?limit=50000&sort=desc${adjusted ? '' : '&adjusted=false'}`,
   };
   if (expand) {
     const shown = new Set(selected.map((x) => x.timestamp));
