@@ -56,19 +56,50 @@ function markBigIntegers(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** `JSON.stringify` that writes `bigint` values as bare integers. */
+/**
+ * `JSON.stringify` that writes `bigint` values as bare integers. Bodies without one (aggregates,
+ * snapshots) take the plain `JSON.stringify`: a replacer function costs more than the walk that looks
+ * for a `bigint` (which stops at the first).
+ */
 export function stringifyJson(value: unknown, space?: number): string {
+  if (!('toJSON' in BigInt.prototype) && !holdsBigInt(value)) {
+    try {
+      return JSON.stringify(value, undefined, space);
+    } catch (error) {
+      // A `toJSON` the walk does not call returned a bigint: written again below.
+      if (!(error instanceof TypeError)) throw error;
+    }
+  }
   let sawBigInt = false;
   const text = JSON.stringify(
     value,
-    (_key, v) => {
-      if (typeof v === 'bigint') {
-        sawBigInt = true;
-        return `${MARK}${v}`;
-      }
-      return v;
+    function (this: Record<string, unknown>, key, v) {
+      // The holder's own value: `v` has been through a `toJSON` an application may give BigInt.
+      const raw = this[key];
+      const big = typeof raw === 'bigint' ? raw : typeof v === 'bigint' ? v : undefined;
+      if (big === undefined) return v;
+      sawBigInt = true;
+      return `${MARK}${big}`;
     },
     space,
   );
   return sawBigInt ? text.replace(/"\\u0001(-?\d+)"/g, '$1') : text;
+}
+
+/**
+ * Whether a `bigint` is among the values `JSON.stringify` would visit (own enumerable keys). Nesting
+ * deeper than any response (a cycle, say) answers true, leaving the errors to `JSON.stringify`.
+ */
+function holdsBigInt(value: unknown, depth = 0): boolean {
+  if (typeof value === 'bigint') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > 64) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsBigInt(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key of Object.keys(value)) {
+    if (holdsBigInt((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Columns, Store } from '../store/store.js';
 import { splitFactorSql, splitSteps } from './splits.js';
 import { marketTimeZone, offsetSegments, offsetSql } from './time-zone.js';
 import {
@@ -68,7 +68,7 @@ function sourcesFor(timespan: BarTimespan): SourceKind[] {
   return ['day', 'trades', 'second', 'minute', 'hour'];
 }
 
-interface BaseRow {
+type BaseRow = {
   bkey: number;
   o: number;
   h: number;
@@ -83,7 +83,7 @@ interface BaseRow {
   sv: number | null;
   sn: number | null;
   salln: boolean | null;
-}
+};
 
 /**
  * Orders the ticks inside one base aggregate (never longer than a day). The sequence number is unique
@@ -197,9 +197,9 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
      LIMIT $6`;
 
   const windowOf = intraday
-    ? (row: BaseRow) => Math.floor((row.bkey * baseMs) / size)
-    : (row: BaseRow) =>
-        anchor + Math.floor((periodIndex(q.timespan, row.bkey) - anchor) / q.multiplier) * q.multiplier;
+    ? (bkey: number) => Math.floor((bkey * baseMs) / size)
+    : (bkey: number) =>
+        anchor + Math.floor((periodIndex(q.timespan, bkey) - anchor) / q.multiplier) * q.multiplier;
   const windowStart = utcKeys
     ? (w: number) => w * size
     : intraday
@@ -208,33 +208,30 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 
   let scan = q.limit;
   for (;;) {
-    // Results may be shared with other callers (a caching store): copied before trimming.
-    const rows = (
-      await store.all<BaseRow>(sql, [
-        q.ticker,
-        BigInt(rangeStart) * 1_000_000n,
-        BigInt(rangeEnd) * 1_000_000n,
-        BigInt(rangeStart),
-        BigInt(rangeEnd),
-        BigInt(scan + 1),
-      ])
-    ).slice();
-    const extra = rows.length > scan ? rows.pop() : undefined;
-    const groups = groupWindows(rows, windowOf);
-    if (!extra) return page(groups, windowStart);
-    const extraWindow = windowOf(extra);
-    const last = groups[groups.length - 1];
-    if (last && last.window === extraWindow) {
+    const base = await store.columns<BaseRow>(sql, [
+      q.ticker,
+      BigInt(rangeStart) * 1_000_000n,
+      BigInt(rangeEnd) * 1_000_000n,
+      BigInt(rangeStart),
+      BigInt(rangeEnd),
+      BigInt(scan + 1),
+    ]);
+    // One row past the limit tells whether there is a next page, and where it starts.
+    const cut = base.bkey.length > scan;
+    const runs = windowRuns(base.bkey, cut ? scan : base.bkey.length, windowOf);
+    if (!cut) return page(base, runs, windowStart);
+    const extraWindow = windowOf(base.bkey[scan] as number);
+    if (runs.length > 0 && runs[runs.length - 1]?.window === extraWindow) {
       // A window cut by the limit is dropped; the next page starts with it.
-      groups.pop();
-      if (groups.length === 0) {
+      runs.pop();
+      if (runs.length === 0) {
         // A single window holds more base aggregates than the limit: scan it whole rather than loop.
         scan *= 4;
         continue;
       }
     }
     const next = windowStart(extraWindow);
-    const p = page(groups, windowStart);
+    const p = page(base, runs, windowStart);
     if (q.sort === 'desc') p.nextToMs = next;
     else p.nextFromMs = next;
     return p;
@@ -258,37 +255,48 @@ function offsetAtMs(segments: readonly { from: number; offset: number }[], ms: n
   return offset;
 }
 
-interface WindowGroup {
+/** The base aggregates `[start, end)` (row indices) that make up one window's bar. */
+interface WindowRun {
   window: number;
-  rows: BaseRow[];
+  start: number;
+  end: number;
 }
 
-function groupWindows(rows: readonly BaseRow[], windowOf: (row: BaseRow) => number): WindowGroup[] {
-  const groups: WindowGroup[] = [];
-  let current: WindowGroup | undefined;
-  for (const row of rows) {
-    const w = windowOf(row);
-    if (!current || current.window !== w) {
-      current = { window: w, rows: [] };
-      groups.push(current);
+/** Splits the first `count` rows (ordered by `bkey`) into runs of the same window. */
+function windowRuns(
+  bkeys: readonly number[],
+  count: number,
+  windowOf: (bkey: number) => number,
+): WindowRun[] {
+  const runs: WindowRun[] = [];
+  let current: WindowRun | undefined;
+  for (let i = 0; i < count; i++) {
+    const w = windowOf(bkeys[i] as number);
+    if (current?.window === w) current.end = i + 1;
+    else {
+      current = { window: w, start: i, end: i + 1 };
+      runs.push(current);
     }
-    current.rows.push(row);
   }
-  return groups;
+  return runs;
 }
 
-function page(groups: readonly WindowGroup[], windowStart: (w: number) => number): BarPage {
+function page(
+  base: Columns<BaseRow>,
+  runs: readonly WindowRun[],
+  windowStart: (w: number) => number,
+): BarPage {
   let queryCount = 0;
-  const bars = groups.map((g) => {
-    queryCount += g.rows.length;
-    return combine(windowStart(g.window), g.rows);
+  const bars = runs.map((run) => {
+    queryCount += run.end - run.start;
+    return combine(windowStart(run.window), base, run);
   });
   return { bars, queryCount };
 }
 
 /** Merges the base aggregates of one window (in either order) into its bar. */
-function combine(t: number, rows: readonly BaseRow[]): Bar {
-  let first = rows[0] as BaseRow;
+function combine(t: number, b: Columns<BaseRow>, run: WindowRun): Bar {
+  let first = run.start;
   let last = first;
   let h = -Infinity;
   let l = Infinity;
@@ -296,29 +304,39 @@ function combine(t: number, rows: readonly BaseRow[]): Bar {
   let weighted = 0;
   let plain = 0;
   let n: number | undefined = 0;
-  for (const r of rows) {
-    if (r.bkey < first.bkey) first = r;
-    if (r.bkey > last.bkey) last = r;
-    if (r.h > h) h = r.h;
-    if (r.l < l) l = r.l;
-    v += r.v;
-    const vw = rowVw(r);
-    weighted += vw * r.v;
+  for (let i = run.start; i < run.end; i++) {
+    const bkey = b.bkey[i] as number;
+    if (bkey < (b.bkey[first] as number)) first = i;
+    if (bkey > (b.bkey[last] as number)) last = i;
+    const hi = b.h[i] as number;
+    const lo = b.l[i] as number;
+    const vi = b.v[i] as number;
+    if (hi > h) h = hi;
+    if (lo < l) l = lo;
+    v += vi;
+    const vw = rowVw(b, i);
+    weighted += vw * vi;
     plain += vw;
-    const count = r.alln && r.n !== null ? r.n : r.salln && r.sn !== null ? r.sn : undefined;
+    const ni = b.n[i] as number | null;
+    const sni = b.sn[i] as number | null;
+    const count = b.alln[i] && ni !== null ? ni : b.salln[i] && sni !== null ? sni : undefined;
     n = n === undefined || count === undefined ? undefined : n + count;
   }
-  const bar: Bar = { t, o: first.o, h, l, c: last.c, v };
-  const vw = v > 0 ? weighted / v : plain / rows.length;
+  const bar: Bar = { t, o: b.o[first] as number, h, l, c: b.c[last] as number, v };
+  const vw = v > 0 ? weighted / v : plain / (run.end - run.start);
   if (Number.isFinite(vw)) bar.vw = vw;
   if (n !== undefined) bar.n = n;
   return bar;
 }
 
 /** The base aggregate's vw: its own from ticks or stored vw, else the day's ticks, else typical price. */
-function rowVw(r: BaseRow): number {
-  if (r.real && r.v > 0) return r.pv / r.v;
-  if (r.spv !== null && r.sv !== null && r.sv > 0) return r.spv / r.sv;
-  if (r.v > 0) return r.pv / r.v;
-  return (r.h + r.l + r.c) / 3;
+function rowVw(b: Columns<BaseRow>, i: number): number {
+  const v = b.v[i] as number;
+  const pv = b.pv[i] as number;
+  if (b.real[i] && v > 0) return pv / v;
+  const spv = b.spv[i] as number | null;
+  const sv = b.sv[i] as number | null;
+  if (spv !== null && sv !== null && sv > 0) return spv / sv;
+  if (v > 0) return pv / v;
+  return ((b.h[i] as number) + (b.l[i] as number) + (b.c[i] as number)) / 3;
 }

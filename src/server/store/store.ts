@@ -4,6 +4,7 @@ import {
   DOUBLE,
   type DuckDBConnection,
   DuckDBInstance,
+  type DuckDBResultReader,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
@@ -28,6 +29,9 @@ export interface StoreOpenOptions {
 
 /** A value bound to a `$1`-style SQL parameter. */
 export type SqlValue = DuckDBValue;
+
+/** A result by column (see {@link Store.columns}): each column's values in row order. */
+export type Columns<T extends Record<string, unknown>> = { readonly [K in keyof T]: readonly T[K][] };
 
 /**
  * The embedded DuckDB store. Opens (or creates) one database file, migrates it to `SCHEMA_VERSION`, and
@@ -114,17 +118,40 @@ export class Store {
   }
 
   /** Runs a query and returns every row as an object. */
-  async all<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+  all<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.read(sql, params, (reader) => reader.getRowObjects() as T[]);
+  }
+
+  /**
+   * Runs a query and returns its result by column: one array per column name, in row order. Cheaper
+   * than {@link all} for large results (no object per row).
+   */
+  columns<T extends Record<string, unknown>>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+  ): Promise<Columns<T>> {
+    return this.read(sql, params, (reader) => {
+      const columns = reader.getColumnsObject();
+      // An empty result has no chunks, from which the columns are read: name them all the same.
+      for (const name of reader.columnNames()) columns[name] ??= [];
+      return columns as unknown as Columns<T>;
+    });
+  }
+
+  /** Runs a read on a free connection (on the main one for a writable store). */
+  private async read<R>(
+    sql: string,
+    params: readonly SqlValue[],
+    take: (reader: DuckDBResultReader) => R,
+  ): Promise<R> {
     const types = bindTypes(params);
     if (this.connections.length === 1) {
-      const reader = await this.conn.runAndReadAll(sql, params as SqlValue[], types);
-      return reader.getRowObjects() as T[];
+      return take(await this.conn.runAndReadAll(sql, params as SqlValue[], types));
     }
     const conn =
       this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
     try {
-      const reader = await conn.runAndReadAll(sql, params as SqlValue[], types);
-      return reader.getRowObjects() as T[];
+      return take(await conn.runAndReadAll(sql, params as SqlValue[], types));
     } finally {
       const next = this.waiting.shift();
       if (next) next(conn);
