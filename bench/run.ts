@@ -4,7 +4,9 @@
  * (baseline, mdq, baseline, mdq, …) after a warm-up; each row reports medians and the ratio to its
  * target. Results go to standard output (markdown) and `bench/results.json`.
  *
- * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30).
+ * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
+ * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, load; default
+ * all).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const calls = Number(process.env.BENCH_CALLS ?? 2000);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
+const only = process.env.BENCH_ONLY?.split(',').map((b) => b.trim());
+/** Whether benchmark `name` runs (BENCH_ONLY). */
+const wanted = (name: string) => only === undefined || only.includes(name);
 const YEAR = ['2023-01-01', '2023-12-31'] as const;
 const FOUR_YEARS = ['2020-01-01', '2023-12-31'] as const;
 const leanRoot = join(root, '..', 'shared', 'marketdata', 'lean');
@@ -109,110 +114,121 @@ async function main(): Promise<void> {
   ]);
   try {
     await withChild(synthetic, async (url) => {
-      log('1. full range, a year of minute bars');
-      const fr = await fullRange(url, YEAR[0], YEAR[1], rounds);
-      extra.fullRangeBars = fr.bars;
-      extra.polygonPagesReversed = fr.reversedPages;
-      compare('1. year of minute bars, full range', fr.samples, 'mdq', 'raw', {
-        max: 1.25,
-        text: '≤ 1.25× raw',
-      });
-      compare('1. year of minute bars, full range', fr.samples, 'polygon', 'mdq', {
-        min: 3,
-        text: 'official ≥ 3× mdq',
-      });
+      if (wanted('1')) {
+        log('1. full range, a year of minute bars');
+        const fr = await fullRange(url, YEAR[0], YEAR[1], rounds);
+        extra.fullRangeBars = fr.bars;
+        extra.polygonPagesReversed = fr.reversedPages;
+        compare('1. year of minute bars, full range', fr.samples, 'mdq', 'raw', {
+          max: 1.25,
+          text: '≤ 1.25× raw',
+        });
+        compare('1. year of minute bars, full range', fr.samples, 'polygon', 'mdq', {
+          min: 3,
+          text: 'official ≥ 3× mdq',
+        });
+      }
 
-      log(`2-3. ${calls} sequential last-trade calls`);
-      const small = await smallCalls(url, calls, rounds);
-      extra.lastTradeBodyBytes = small.bodyBytes;
-      compare(`2. ${calls} sequential last trades`, small.samples, 'mdqAsync', 'raw', {
-        max: 1.15,
-        text: '≤ 1.15× raw',
-      });
-      compare(`2. ${calls} sequential last trades`, small.samples, 'polygon', 'mdqAsync', {
-        min: 1,
-        text: 'official slower than mdq (> 1×)',
-      });
-      compare(`3. ${calls} sequential last trades`, small.samples, 'mdqSync', 'mdqAsync', {
-        max: 1.5,
-        text: 'sync ≤ 1.5× async',
-      });
+      if (wanted('2')) {
+        log(`2-3. ${calls} sequential last-trade calls`);
+        const small = await smallCalls(url, calls, rounds);
+        extra.lastTradeBodyBytes = small.bodyBytes;
+        compare(`2. ${calls} sequential last trades`, small.samples, 'mdqAsync', 'raw', {
+          max: 1.15,
+          text: '≤ 1.15× raw',
+        });
+        compare(`2. ${calls} sequential last trades`, small.samples, 'polygon', 'mdqAsync', {
+          min: 1,
+          text: 'official slower than mdq (> 1×)',
+        });
+        compare(`3. ${calls} sequential last trades`, small.samples, 'mdqSync', 'mdqAsync', {
+          max: 1.5,
+          text: 'sync ≤ 1.5× async',
+        });
+      }
 
-      log('5. peak RSS of the async client merging about a million bars');
-      extra.mergeMemory = await runJson([
-        '--import',
-        'tsx',
-        join(root, 'bench', 'merge-memory.ts'),
-        url,
-        FOUR_YEARS[0],
-        FOUR_YEARS[1],
-      ]);
-      extra.baselineNodeRssMiB = Number(
-        execFileSync(process.execPath, [
-          '-e',
-          'console.log(process.resourceUsage().maxRSS / 1024)',
-        ]).toString(),
-      );
+      if (wanted('5')) {
+        log('5. peak RSS of the async client merging about a million bars');
+        extra.mergeMemory = await runJson([
+          '--import',
+          'tsx',
+          join(root, 'bench', 'merge-memory.ts'),
+          url,
+          FOUR_YEARS[0],
+          FOUR_YEARS[1],
+        ]);
+        extra.baselineNodeRssMiB = Number(
+          execFileSync(process.execPath, [
+            '-e',
+            'console.log(process.resourceUsage().maxRSS / 1024)',
+          ]).toString(),
+        );
+      }
 
-      log('4b. requests per second: small routes vs a bare route with a body of the same size');
-      const bare = await server('bare', '');
-      // The same store with the server's query cache on, as `mdq serve` has it for a store it opens
-      // itself (read-only): the product as users run it, so the routes are measured there; the last-trade
-      // route is measured with the cache off too, where every request runs its query.
-      const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
-        'synthetic',
-        syntheticDb,
-        ...FOUR_YEARS,
-        'cache',
-      ]);
-      await withChild(cached, () =>
-        withChild(bare, async (bareUrl) => {
-          const headers = { authorization: 'Bearer bench-key' };
-          const seconds = Math.max(3, Math.round(loadSeconds / 6));
-          for (const [path, serverUrl, label] of [
-            ['/v2/last/trade/SYNTH', cached.ready.url, 'mdq server (query cache on, as mdq serve)'],
-            ['/v2/last/trade/SYNTH', url, 'mdq server, query cache off'],
-            ['/v1/marketstatus/now', cached.ready.url, 'mdq server (query cache on, as mdq serve)'],
-          ] as const) {
-            const probe = await fetch(`${serverUrl}${path}`, { headers });
-            const bytes = (await probe.text()).length;
-            const rps: Record<string, number[]> = { mdq: [], bare: [] };
-            for (let r = 0; r < 3; r++) {
-              for (const [name, target] of [
-                ['bare', `${bareUrl}/${bytes}`],
-                ['mdq', `${serverUrl}${path}`],
-              ] as const) {
-                const result = await loadTest(target, { connections: 50, duration: seconds, headers });
-                if (result.errors + result.non2xx > 0) throw new Error(`${name}: ${JSON.stringify(result)}`);
-                rps[name]?.push(result.rps);
+      if (wanted('4b')) {
+        log('4b. requests per second: small routes vs a bare route with a body of the same size');
+        const bare = await server('bare', '');
+        // The same store with the server's query cache on, as `mdq serve` has it for a store it opens
+        // itself (read-only): the product as users run it, so the routes are measured there; the last-trade
+        // route is measured with the cache off too, where every request runs its query.
+        const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
+          'synthetic',
+          syntheticDb,
+          ...FOUR_YEARS,
+          'cache',
+        ]);
+        await withChild(cached, () =>
+          withChild(bare, async (bareUrl) => {
+            const headers = { authorization: 'Bearer bench-key' };
+            const seconds = Math.max(3, Math.round(loadSeconds / 6));
+            for (const [path, serverUrl, label] of [
+              ['/v2/last/trade/SYNTH', cached.ready.url, 'mdq server (query cache on, as mdq serve)'],
+              ['/v2/last/trade/SYNTH', url, 'mdq server, query cache off'],
+              ['/v1/marketstatus/now', cached.ready.url, 'mdq server (query cache on, as mdq serve)'],
+            ] as const) {
+              const probe = await fetch(`${serverUrl}${path}`, { headers });
+              const bytes = (await probe.text()).length;
+              const rps: Record<string, number[]> = { mdq: [], bare: [] };
+              for (let r = 0; r < 3; r++) {
+                for (const [name, target] of [
+                  ['bare', `${bareUrl}/${bytes}`],
+                  ['mdq', `${serverUrl}${path}`],
+                ] as const) {
+                  const result = await loadTest(target, { connections: 50, duration: seconds, headers });
+                  if (result.errors + result.non2xx > 0)
+                    throw new Error(`${name}: ${JSON.stringify(result)}`);
+                  rps[name]?.push(result.rps);
+                }
               }
+              const mdq = median(rps.mdq ?? []);
+              const base = median(rps.bare ?? []);
+              rows.push({
+                benchmark: `4b. req/s, GET ${path} (${bytes} B body, 50 connections)`,
+                contender: label,
+                baseline: 'bare Hono route, same body size',
+                value: mdq,
+                baselineValue: base,
+                unit: 'req/s',
+                ratio: mdq / base,
+                target: '≥ 0.5× bare',
+                met: mdq / base >= 0.5,
+                note: `medians of 3 × ${seconds} s, autocannon in its own process`,
+              });
             }
-            const mdq = median(rps.mdq ?? []);
-            const base = median(rps.bare ?? []);
-            rows.push({
-              benchmark: `4b. req/s, GET ${path} (${bytes} B body, 50 connections)`,
-              contender: label,
-              baseline: 'bare Hono route, same body size',
-              value: mdq,
-              baselineValue: base,
-              unit: 'req/s',
-              ratio: mdq / base,
-              target: '≥ 0.5× bare',
-              met: mdq / base >= 0.5,
-              note: `medians of 3 × ${seconds} s, autocannon in its own process`,
-            });
-          }
-        }),
-      );
+          }),
+        );
+      }
 
-      log(`load: 100 connections × ${loadSeconds} s on GET /v2/last/trade/SYNTH`);
-      const load = await loadTest(`${url}/v2/last/trade/SYNTH`, {
-        connections: 100,
-        duration: loadSeconds,
-        headers: { authorization: 'Bearer bench-key' },
-      });
-      extra.load = { ...load, serverPeakRssMiB: await synthetic.peakRssMiB() };
-      log(`load: ${JSON.stringify(extra.load)}`);
+      if (wanted('load')) {
+        log(`load: 100 connections × ${loadSeconds} s on GET /v2/last/trade/SYNTH`);
+        const load = await loadTest(`${url}/v2/last/trade/SYNTH`, {
+          connections: 100,
+          duration: loadSeconds,
+          headers: { authorization: 'Bearer bench-key' },
+        });
+        extra.load = { ...load, serverPeakRssMiB: await synthetic.peakRssMiB() };
+        log(`load: ${JSON.stringify(extra.load)}`);
+      }
     });
   } finally {
     rmSync(syntheticDb, { force: true });
@@ -228,32 +244,36 @@ async function main(): Promise<void> {
         stdio: 'inherit',
       });
     }
-    log(`4a. 1-minute aggregate of the SPY ticks of ${SPY_DAY}: HTTP vs DuckDB in-process`);
-    const store = await server('store', testStore);
-    await withChild(store, async (url) => {
-      const agg = await aggregateVsDuckDb(url, testStore, rounds * 2);
-      extra.spyAggregateBars = agg.bars;
-      compare(`4a. SPY ${SPY_DAY} ticks → 1-minute bars`, agg.samples, 'http', 'direct', {
-        max: 1.5,
-        text: '≤ 1.5× DuckDB',
+    if (wanted('4a')) {
+      log(`4a. 1-minute aggregate of the SPY ticks of ${SPY_DAY}: HTTP vs DuckDB in-process`);
+      const store = await server('store', testStore);
+      await withChild(store, async (url) => {
+        const agg = await aggregateVsDuckDb(url, testStore, rounds * 2);
+        extra.spyAggregateBars = agg.bars;
+        compare(`4a. SPY ${SPY_DAY} ticks → 1-minute bars`, agg.samples, 'http', 'direct', {
+          max: 1.5,
+          text: '≤ 1.5× DuckDB',
+        });
       });
-    });
+    }
 
-    log(`4c. ingest of the SPY trade ticks of ${SPY_DAY} vs DuckDB's CSV reader`);
-    const ingest = await ingestVsCsv(leanRoot, Math.max(3, Math.ceil(rounds / 2)));
-    const ing = summarize(ingest.samples.ingest ?? []);
-    const csv = summarize(ingest.samples.duckdbCsv ?? []);
-    rows.push({
-      benchmark: `4c. ingest rows/s, SPY ${SPY_DAY} trade ticks (${ingest.rows} rows)`,
-      contender: 'mdq ingest (zip)',
-      baseline: 'DuckDB read_csv (unzipped)',
-      value: ingest.rows / (ing.wallMs / 1000),
-      baselineValue: ingest.rows / (csv.wallMs / 1000),
-      unit: 'rows/s',
-      ratio: csv.wallMs / ing.wallMs,
-      target: '≥ 0.5× DuckDB',
-      met: csv.wallMs / ing.wallMs >= 0.5,
-    });
+    if (wanted('4c')) {
+      log(`4c. ingest of the SPY trade ticks of ${SPY_DAY} vs DuckDB's CSV reader`);
+      const ingest = await ingestVsCsv(leanRoot, Math.max(3, Math.ceil(rounds / 2)));
+      const ing = summarize(ingest.samples.ingest ?? []);
+      const csv = summarize(ingest.samples.duckdbCsv ?? []);
+      rows.push({
+        benchmark: `4c. ingest rows/s, SPY ${SPY_DAY} trade ticks (${ingest.rows} rows)`,
+        contender: 'mdq ingest (zip)',
+        baseline: 'DuckDB read_csv (unzipped)',
+        value: ingest.rows / (ing.wallMs / 1000),
+        baselineValue: ingest.rows / (csv.wallMs / 1000),
+        unit: 'rows/s',
+        ratio: csv.wallMs / ing.wallMs,
+        target: '≥ 0.5× DuckDB',
+        met: csv.wallMs / ing.wallMs >= 0.5,
+      });
+    }
   }
 
   const machine = {
@@ -276,7 +296,8 @@ async function main(): Promise<void> {
     calls,
     loadSeconds,
   };
-  const resultsFile = join(root, 'bench', 'results.json');
+  // A partial run (BENCH_ONLY) leaves the full run's file alone.
+  const resultsFile = join(root, 'bench', only === undefined ? 'results.json' : 'results-partial.json');
   writeFileSync(resultsFile, `${JSON.stringify({ machine, rows, extra }, null, 2)}\n`);
   try {
     // The file is committed: keep it in the formatter's layout so that the lint stays clean.

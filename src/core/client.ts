@@ -293,14 +293,16 @@ export abstract class BaseClient {
         // the cap loses nothing.
         const chunkOptions = { ...params, sort: 'asc', limit: 50000 };
         let { target } = buildRequest(op, [symbol, fromMs, toMs], chunkOptions, EMPTY_KEYS);
-        const bars: FullRangeBar[] = [];
+        let bars: FullRangeBar[] = [];
         let status: string | undefined;
         let response: unknown;
         for (let link: string | undefined = target; link; link = pageLink(response, 'next')) {
           ({ data: response } = await this.#fetch(link, chunkSignal));
           target = link;
           status = (response as { status?: string }).status;
-          bars.push(...(pageItems(response) as FullRangeBar[]));
+          const items = pageItems(response) as FullRangeBar[];
+          if (bars.length === 0) bars = items;
+          else for (const bar of items) bars.push(bar);
         }
         return { bars, ...(status !== undefined ? { status } : {}), response };
       },

@@ -29,7 +29,10 @@ export interface FullRangeProgress {
   chunksDone: number;
   /** Chunks of the whole range. */
   chunksTotal: number;
-  /** Distinct bars inside the range received so far (the final count is the result's length). */
+  /**
+   * Distinct bars inside the range received so far, counting those of each chunk's own range (a few
+   * from outside it may join at the end): never decreasing, the last report is the result's length.
+   */
   bars: number;
 }
 
@@ -123,8 +126,9 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
 
   const rangeStart = (chunks[0] as DateRangeChunk)[0];
   const rangeEnd = (chunks[chunks.length - 1] as DateRangeChunk)[1];
-  // t → the bar and the chunk it came from; -1 marks a bar from the chunk that owns its t.
-  const merged = new Map<number, { bar: FullRangeBar; from: number }>();
+  // The bars each chunk answered (inside the requested range), merged once every chunk is in.
+  const received: (readonly FullRangeBar[] | undefined)[] = new Array(chunks.length);
+  let barsOwned = 0;
   let chunksDone = 0;
 
   // Settling early (a chunk failed, or the caller aborted) aborts `stop`, which cancels every chunk still
@@ -161,22 +165,22 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
       )
     : undefined;
 
-  const merge = (bars: readonly FullRangeBar[], index: number, lo: number, hi: number) => {
+  const keep = (bars: readonly FullRangeBar[], index: number, lo: number, hi: number) => {
+    const inRange: FullRangeBar[] = [];
+    const owned: number[] = [];
     let malformed = 0;
     for (const bar of bars) {
       const t = bar?.t;
-      if (typeof t !== 'number' || !Number.isFinite(t)) {
-        malformed++;
-        continue;
-      }
-      if (t < rangeStart || t >= rangeEnd) continue;
-      const owned = t >= lo && t < hi;
-      const seen = merged.get(t);
-      if (seen === undefined || (owned ? seen.from !== -1 : seen.from !== -1 && index < seen.from)) {
-        merged.set(t, { bar, from: owned ? -1 : index });
+      if (typeof t !== 'number' || !Number.isFinite(t)) malformed++;
+      else if (t >= rangeStart && t < rangeEnd) {
+        inRange.push(bar);
+        if (t >= lo && t < hi) owned.push(t);
       }
     }
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
+    received[index] = inRange;
+    // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
+    barsOwned += distinctCount(owned);
   };
 
   const schedule = async () => {
@@ -198,9 +202,12 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
               if (QUIET_STATUSES.has(result.status)) info(`No data for ${describe(lo, hi)}`);
               else warn(`No data for ${describe(lo, hi)} (status ${result.status})`);
             }
-            merge(bars, index, lo, hi);
+            keep(bars, index, lo, hi);
             chunksDone++;
-            req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: merged.size });
+            // The last report, with the merged count, follows the merge.
+            if (chunksDone < chunks.length) {
+              req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: barsOwned });
+            }
           } catch (error) {
             if (!settled) fail(error, { fromMs: lo, toMs: hi - 1, index });
           } finally {
@@ -219,9 +226,48 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     unsubscribe?.();
   }
 
-  const bars = [...merged.values()].map((e) => e.bar).sort((a, b) => a.t - b.t);
+  const bars = mergeChunks(chunks, received);
+  req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: bars.length });
   return req.sort === 'desc' ? bars.reverse() : bars;
 }
+
+/**
+ * The bars of every chunk in one ascending list, each `t` once. A chunk owns the `t`s of its own range:
+ * its bars there come first (the first of equal `t`s within it), in chunk order, which is already the
+ * order of `t` since the ranges follow each other. A bar a chunk answered outside its range (a week or
+ * month window that starts before it) fills a `t` no chunk owns a bar at, the earliest chunk's first.
+ */
+function mergeChunks(
+  chunks: readonly DateRangeChunk[],
+  received: readonly (readonly FullRangeBar[] | undefined)[],
+): FullRangeBar[] {
+  const out: FullRangeBar[] = [];
+  const strays: FullRangeBar[] = [];
+  chunks.forEach(([lo, hi], index) => {
+    const own: FullRangeBar[] = [];
+    for (const bar of received[index] ?? []) (bar.t >= lo && bar.t < hi ? own : strays).push(bar);
+    if (!ascending(own)) own.sort((a, b) => a.t - b.t);
+    for (const bar of own)
+      if (out.length === 0 || bar.t > (out[out.length - 1] as FullRangeBar).t) out.push(bar);
+  });
+  if (strays.length === 0) return out;
+  const taken = new Set(out.map((bar) => bar.t));
+  for (const bar of strays) {
+    if (taken.has(bar.t)) continue;
+    taken.add(bar.t);
+    out.push(bar);
+  }
+  return out.sort((a, b) => a.t - b.t);
+}
+
+/** Number of distinct values. */
+function distinctCount(values: number[]): number {
+  if (!values.every((v, i) => i === 0 || (values[i - 1] as number) < v)) return new Set(values).size;
+  return values.length;
+}
+
+const ascending = (bars: readonly FullRangeBar[]) =>
+  bars.every((bar, i) => i === 0 || (bars[i - 1] as FullRangeBar).t <= bar.t);
 
 /** Validates the request and splits its range, oldest chunk first. */
 function planChunks(req: FullRangeRequest): DateRangeChunk[] {

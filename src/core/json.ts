@@ -6,15 +6,34 @@
  */
 
 const MARK = '\u0001';
-// A run of 16+ digits can only be unsafe; bodies without one (aggregates, snapshots) take the fast path.
-const LONG_DIGITS = /\d{16}/;
 
 /** Parses JSON text; integers outside the safe range become `bigint`. */
 export function parseJson(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  // Only a run of 16+ digits can be unsafe; bodies without one (aggregates, snapshots) take the fast path.
+  if (!hasLongDigitRun(text)) return JSON.parse(text);
   return JSON.parse(markBigIntegers(text), (_key, value) =>
     typeof value === 'string' && value.charCodeAt(0) === 1 ? BigInt(value.slice(1)) : value,
   );
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Whether `text` holds 16 or more digits in a row. Any such run covers one of every 16th character,
+ * so only those are looked at, and the runs around the digits among them measured (a regular
+ * expression tries every position, and costs about as much as `JSON.parse` on a body of numbers).
+ */
+function hasLongDigitRun(text: string): boolean {
+  const n = text.length;
+  for (let i = 15; i < n; i += 16) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    let start = i;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < n && isDigit(text.charCodeAt(end))) end++;
+    if (end - start >= 16) return true;
+  }
+  return false;
 }
 
 /** Wraps unsafe integer literals that stand outside strings into marked strings. */

@@ -3,7 +3,8 @@ import { Hono } from 'hono';
 import { isInvalidParameterError } from '../core/errors.js';
 import { apiKeyAuth } from './auth.js';
 import type { ServerContext } from './context.js';
-import { type AppEnv, errorBody, HttpProblem, sendJson } from './http.js';
+import { type AppEnv, errorBody, HttpProblem, jsonResponse, sendJson } from './http.js';
+import { type ResponseCache, responseKey } from './response-cache.js';
 import { routeModules } from './routes/index.js';
 
 /** Options of {@link createApp}. */
@@ -13,6 +14,12 @@ export interface AppOptions {
    * @default []
    */
   apiKeys?: readonly string[];
+  /**
+   * Keep the bodies of successful answers and answer repeated requests from them. Only for a server
+   * whose answers cannot change: nothing writes to the store and "now" is fixed.
+   * @default none
+   */
+  responses?: ResponseCache;
 }
 
 const POOL_BYTES = 4096;
@@ -31,18 +38,25 @@ export function newRequestId(): string {
 
 /**
  * The server's Hono app: request ids (`request_id` in bodies, `X-Request-ID` header), API-key checks,
- * every route module, and errors answered in the service's JSON shape (400 for malformed parameters,
+ * kept answers (`responses`), every route module, and errors answered in the service's JSON shape (400 for malformed parameters,
  * 401/403/404/429 for refusals, 500 for anything unexpected, without internals).
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const authorize = apiKeyAuth(options.apiKeys);
+  const responses = options.responses;
   // One middleware: each layer costs per request.
   app.use('*', async (c, next) => {
     const id = newRequestId();
     c.set('requestId', id);
     // X-Request-ID is written by sendJson with the body.
     authorize(c);
+    if (responses && c.req.method === 'GET') {
+      const key = responseKey(c.req.url);
+      const body = responses.get(key, id);
+      if (body !== undefined) return jsonResponse(body, 200, id);
+      c.set('remember', (text) => responses.set(key, text, id));
+    }
     await next();
   });
   for (const mount of routeModules) mount(app, ctx);

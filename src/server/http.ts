@@ -1,8 +1,11 @@
 import type { Context } from 'hono';
 import { stringifyJson } from '../core/json.js';
 
-/** Hono environment of the app: the request id is set for every request. */
-export type AppEnv = { Variables: { requestId: string } };
+/**
+ * Hono environment of the app: the request id is set for every request; `remember` when the server
+ * keeps answers (see `ResponseCache`), to be called with the text of a successful answer.
+ */
+export type AppEnv = { Variables: { requestId: string; remember?: (body: string) => void } };
 
 /**
  * A request the server refuses, answered in the service's error shape:
@@ -34,10 +37,17 @@ export function sendJson(
   body: unknown,
   status: 200 | 400 | 401 | 403 | 404 | 429 | 500 = 200,
 ) {
-  // A plain Response with plain-object headers stays on the Node adapter's fast path (c.body with two
-  // headers would build a Headers object). The request id travels as X-Request-ID too.
-  const requestId = c.get('requestId');
-  return new Response(stringifyJson(body), {
+  const text = stringifyJson(body);
+  if (status === 200) c.get('remember')?.(text);
+  return jsonResponse(text, status, c.get('requestId'));
+}
+
+/**
+ * A JSON response of `text`, with the request id as X-Request-ID. A plain Response with plain-object
+ * headers stays on the Node adapter's fast path (c.body with two headers would build a Headers object).
+ */
+export function jsonResponse(text: string, status: number, requestId: string | undefined): Response {
+  return new Response(text, {
     status,
     headers: requestId
       ? { 'content-type': 'application/json', 'x-request-id': requestId }

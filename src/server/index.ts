@@ -9,6 +9,7 @@ import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
 import { cachingStore } from './market/cache.js';
 import { latestDataTime } from './market/now.js';
+import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
 import { Store } from './store/store.js';
 
@@ -47,8 +48,8 @@ export interface StartServerOptions {
    */
   now?: number | string;
   /**
-   * Answer repeated queries from a bounded in-memory cache. Only safe when nothing writes to the store
-   * while it is served.
+   * Answer repeated requests and queries from bounded in-memory caches (of whole answers, by URL, and
+   * of query results). Only safe when nothing writes to the store while it is served.
    * @default true when the server opened the store itself read-only, else false
    */
   cache?: boolean;
@@ -137,7 +138,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const latest = fixedNow ?? (await latestDataTime(store)) ?? Date.now();
     const cache = options.cache ?? opened?.readOnly === true;
     const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now: async () => latest, log };
-    const app = createApp(ctx, { apiKeys: keys });
+    const app = createApp(ctx, { apiKeys: keys, ...(cache && { responses: new ResponseCache() }) });
     // Requests whose client went away still run their queries; close() waits for them before it closes
     // the store, since closing DuckDB under a running query crashes or hangs the process.
     let inFlight = 0;

@@ -109,6 +109,40 @@ describe('fetchFullRange', () => {
     assert.ok(bars.every((b) => b.src === 'owner'));
   });
 
+  test("a bar from outside a chunk fills only a t no chunk owns a bar at, the earliest chunk's first", async () => {
+    const feb16 = Date.parse('2024-02-16T00:00:00-05:00');
+    const apr1 = Date.parse('2024-04-01T00:00:00-04:00');
+    const bar = (t: number, src: string) => ({ t, o: 1, h: 1, l: 1, c: 1, v: 1, src });
+    const gap = RANGE_START + 10 * MINUTE; // chunk 0 answers no bar there
+    const owned = RANGE_START + 20 * MINUTE;
+    const answers = new Map<number, FullRangeBar[]>([
+      // Two bars at one t in a chunk: the first counts.
+      [RANGE_START, [bar(RANGE_START, 'first'), bar(RANGE_START, 'second'), bar(owned, 'owner')]],
+      [
+        feb16,
+        [bar(apr1 + MINUTE, 'stray-1'), bar(gap, 'stray-1'), bar(owned, 'stray-1'), bar(feb16, 'owner')],
+      ],
+      [apr1, [bar(apr1 + MINUTE, 'owner'), bar(gap, 'stray-2'), bar(RANGE_START - MINUTE, 'outside')]],
+    ]);
+    const progress: number[] = [];
+    const bars = await fetchFullRange(
+      request({ maxConcurrentWorkers: 3, onProgress: (p) => progress.push(p.bars) }),
+      async (from) => ({ bars: answers.get(from) ?? [], status: 'OK' }),
+    );
+    assert.deepEqual(
+      bars.map((b) => [b.t, b.src]),
+      [
+        [RANGE_START, 'first'],
+        [gap, 'stray-1'],
+        [owned, 'owner'],
+        [feb16, 'owner'],
+        [apr1 + MINUTE, 'owner'],
+      ],
+    );
+    assert.equal(progress.at(-1), 5);
+    assert.ok(progress.every((n, i) => i === 0 || n >= (progress[i - 1] as number)));
+  });
+
   test('a bar at exactly `from` is kept, and an exact `to` is included', async () => {
     const from = (EXPECTED[100] as FullRangeBar).t;
     const to = (EXPECTED[5000] as FullRangeBar).t;

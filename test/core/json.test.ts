@@ -73,6 +73,27 @@ describe('stringifyJson', () => {
 });
 
 describe('parseJson', () => {
+  test('finds an unsafe integer wherever it stands', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 2n ** 53n, max: 10n ** 30n }),
+        fc.boolean(),
+        fc.nat(40),
+        fc.string({ unit: fc.constantFrom('a', '7', ' ', ':') }),
+        (big, negative, lead, pad) => {
+          const value = negative ? -big : big;
+          const text = `[${'12,'.repeat(lead)}"${pad}",${value},3]`;
+          assert.deepEqual(parseJson(text), [...new Array(lead).fill(12), pad, value, 3]);
+        },
+      ),
+    );
+    // 15 digits are safe, and stay numbers.
+    assert.deepEqual(parseJson('[123456789012345,"1234567890123456"]'), [
+      123456789012345,
+      '1234567890123456',
+    ]);
+  });
+
   test('reads integers beyond the safe range as exact bigint, the rest as JSON.parse', () => {
     assert.deepEqual(parseJson(`{"t":${NANOS},"p":12.5,"s":"${NANOS}","n":[1,-${NANOS}]}`), {
       t: NANOS,
