@@ -38,8 +38,9 @@ export function newRequestId(): string {
 
 /**
  * The server's Hono app: request ids (`request_id` in bodies, `X-Request-ID` header), API-key checks,
- * kept answers (`responses`), every route module, and errors answered in the service's JSON shape (400 for malformed parameters,
- * 401/403/404/429 for refusals, 500 for anything unexpected, without internals).
+ * kept answers (`responses`), every route module, and errors answered in the service's JSON shape (400
+ * for malformed parameters, 401/403/404/429 for refusals, 500 for anything unexpected, without
+ * internals).
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

@@ -22,10 +22,11 @@ function keyOf(sql: string, params: readonly SqlValue[]): string {
 }
 
 /**
- * The same store with `all()` and `columns()` answered from a bounded LRU cache of results. Only for a store nothing
- * writes to while it is served (opened read-only): then a query's result never changes, and repeated
- * requests cost the HTTP and JSON work only. Concurrent identical queries share one execution. Each
- * caller gets its own result array, but the row objects are shared: callers must not modify rows.
+ * The same store with `all()` and `columns()` answered from a bounded LRU cache of results. Only for a
+ * store nothing writes to while it is served (opened read-only): then a query's result never changes,
+ * and repeated requests cost the HTTP and JSON work only. Concurrent identical queries share one
+ * execution. Each caller of `all()` gets its own result array, but the row objects are shared: callers
+ * must not modify rows (nor columns, which are shared whole).
  */
 export function cachingStore(store: Store, options: QueryCacheOptions = {}): Store {
   const maxEntries = options.maxEntries ?? 2000;
