@@ -96,6 +96,8 @@ describe('SyncBridge', () => {
         .message,
     );
     assert.match(String(error.stack), /called synchronously from/);
+    // The calling thread's part of the stack is where the call was made.
+    assert.match(String(error.stack).split('called synchronously from')[1] ?? '', /sync-bridge\.test\.ts/);
   });
 
   test('a built-in error keeps its class', () => {

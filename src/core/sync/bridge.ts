@@ -74,7 +74,8 @@ export class SyncBridge {
    */
   call(method: string, args: unknown[]): unknown {
     if (this.#closed) throw new MdqError(`Cannot call ${method}: the client is closed`);
-    return this.#request(method, args, new Error().stack);
+    // The stack is captured now but only formatted if the call fails.
+    return this.#request(method, args, new Error());
   }
 
   /** Closes the instance in the worker (its `close()`, if any) and stops the worker. Idempotent. */
@@ -90,7 +91,7 @@ export class SyncBridge {
     }
   }
 
-  #request(method: string | null, args: unknown[], callerStack: string | undefined): unknown {
+  #request(method: string | null, args: unknown[], caller: Error | undefined): unknown {
     const id = this.#nextId++;
     const before = this.#nextCallback;
     const request: CallRequest = { id, method, args: encodeFunctions(args, (fn) => this.#register(fn)) };
@@ -104,14 +105,14 @@ export class SyncBridge {
       );
     }
     try {
-      return this.#await(id, callerStack);
+      return this.#await(id, caller);
     } finally {
       this.#forgetCallbacks(before);
     }
   }
 
   /** Blocks until the answer to `id` arrives, running callbacks the worker asks for meanwhile. */
-  #await(id: number, callerStack: string | undefined): unknown {
+  #await(id: number, caller: Error | undefined): unknown {
     const signal = this.#signal;
     for (;;) {
       const seen = Atomics.load(signal, MESSAGE_COUNTER);
@@ -125,7 +126,7 @@ export class SyncBridge {
           this.#runCallback(message.callback, message.args);
         } else if (message.id === id) {
           if (message.ok) return message.value;
-          throw rebuildError(message.error, callerStack);
+          throw rebuildError(message.error, caller?.stack);
         }
       }
       if (Atomics.load(signal, EXITED_FLAG) === 1) {
