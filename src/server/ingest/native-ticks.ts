@@ -112,12 +112,6 @@ async function prepare(
     throw csvError(e, where, true);
   }
   const checks: [string, string][] = [['ms < 0 OR ms IS NULL', 'time is missing or negative']];
-  if (kind !== 'fx-quote-ticks') {
-    checks.push([
-      "NOT regexp_matches(coalesce(cond, ''), '^[0-9a-fA-F]{1,8}$')",
-      'condition is not a hexadecimal mask',
-    ]);
-  }
   if (kind === 'trade-ticks') {
     checks.push(["coalesce(suspicious, '') NOT IN ('0', '1')", 'suspicious flag is not 0 or 1']);
     checks.push(['price IS NULL OR size IS NULL', 'price or size is missing']);
@@ -130,29 +124,42 @@ async function prepare(
   }
   const sip = nanosSql(date, tz);
   const t = `'${ticker.replaceAll("'", "''")}'`;
-  // One scan: the first line failing each check, and the time range.
-  const [summary] = await store.all<Record<string, bigint | null>>(
-    `SELECT ${checks.map(([bad], i) => `min(line) FILTER (WHERE ${bad}) AS bad${i}`).join(', ')},
-       min(${sip}) AS lo, max(${sip}) AS hi, count(*) AS n FROM ${raw}`,
+  // One scan: per condition mask (a file holds a few dozen), the first line failing each check, the
+  // first line, and the time range. The masks themselves are checked here, once each.
+  const withCond = kind !== 'fx-quote-ticks';
+  const groups = await store.all<Record<string, bigint | string | null>>(
+    `SELECT ${withCond ? 'cond, min(line) AS first, ' : ''}${checks.map(([bad], i) => `min(line) FILTER (WHERE ${bad}) AS bad${i}`).join(', ')},
+       min(${sip}) AS lo, max(${sip}) AS hi, count(*) AS n FROM ${raw}${withCond ? ' GROUP BY cond' : ''}`,
   );
   let first: { line: number; reason: string } | undefined;
-  checks.forEach(([, reason], i) => {
-    const line = summary?.[`bad${i}`];
-    if (line !== null && line !== undefined && (!first || Number(line) < first.line))
+  const fail = (line: bigint | string | null | undefined, reason: string) => {
+    if (line !== null && line !== undefined && (!first || Number(line) < first.line)) {
       first = { line: Number(line), reason };
-  });
+    }
+  };
+  const range = { lo: null as bigint | null, hi: null as bigint | null, n: 0n };
+  for (const g of groups) {
+    if (withCond && !HEX_MASK.test((g.cond as string | null) ?? '')) {
+      fail(g.first, 'condition is not a hexadecimal mask');
+    }
+    for (const [i, [, reason]] of checks.entries()) fail(g[`bad${i}`], reason);
+    const lo = g.lo as bigint | null;
+    const hi = g.hi as bigint | null;
+    if (lo !== null && (range.lo === null || lo < range.lo)) range.lo = lo;
+    if (hi !== null && (range.hi === null || hi > range.hi)) range.hi = hi;
+    range.n += g.n as bigint;
+  }
   if (first) throw new IngestError({ ...where, line: first.line }, first.reason);
-  const range = { lo: summary?.lo ?? null, hi: summary?.hi ?? null, n: summary?.n ?? 0n };
   let select: string;
   if (kind === 'trade-ticks') {
-    const masks = await store.all<{ cond: string }>(`SELECT DISTINCT cond FROM ${raw}`);
-    const values = masks.map(({ cond }) => {
-      const list = saleConditions(cond);
+    const values = groups.map(({ cond }) => {
+      const list = saleConditions(cond as string);
       return `('${cond}', ${list ? `[${list.join(', ')}]` : 'NULL'}::INTEGER[])`;
     });
     select = `SELECT ${t}, ${sip}, NULL, r.line, r.price / 10000, r.size, ${exchangeSqlCase('r.exchange')}, m.conditions,
         NULL, NULL, NULL, NULL, NULL
-      FROM ${raw} r LEFT JOIN (VALUES ${values.join(', ')}) m(cond, conditions) ON r.cond = m.cond ORDER BY r.line`;
+      FROM ${raw} r LEFT JOIN (VALUES ${values.length > 0 ? values.join(', ') : '(NULL, NULL::INTEGER[])'}) m(cond, conditions)
+        ON r.cond = m.cond ORDER BY r.line`;
   } else if (kind === 'fx-quote-ticks') {
     select = `SELECT ${t}, ${sip}, NULL, line, bid_price, NULL, NULL, ask_price, NULL, NULL, NULL, NULL, NULL
       FROM ${raw} ORDER BY line`;
@@ -196,6 +203,9 @@ function nbboSelect(raw: string, ticker: string, sip: string): string {
       NULL, NULL, NULL
     FROM w WHERE NOT absorbed ORDER BY line`;
 }
+
+/** A sale-condition mask as Lean writes it. */
+const HEX_MASK = /^[0-9a-fA-F]{1,8}$/;
 
 const NL = 10;
 const CR = 13;
