@@ -168,9 +168,10 @@ async function main(): Promise<void> {
       if (wanted('4b')) {
         log('4b. requests per second: small routes vs a bare route with a body of the same size');
         const bare = await server('bare', '');
-        // The same store with the server's query cache on, as `mdq serve` has it for a store it opens
-        // itself (read-only): the product as users run it, so the routes are measured there; the last-trade
-        // route is measured with the cache off too, where every request runs its query.
+        // The same store with the server's caches on (answers and query results), as `mdq serve` has
+        // them for a store it opens itself (read-only): the product as users run it, so the routes are
+        // measured there; the last-trade route is measured with them off too, where every request runs
+        // its query.
         const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
           'synthetic',
           syntheticDb,
@@ -182,9 +183,9 @@ async function main(): Promise<void> {
             const headers = { authorization: 'Bearer bench-key' };
             const seconds = Math.max(3, Math.round(loadSeconds / 6));
             for (const [path, serverUrl, label] of [
-              ['/v2/last/trade/SYNTH', cached.ready.url, 'mdq server (query cache on, as mdq serve)'],
-              ['/v2/last/trade/SYNTH', url, 'mdq server, query cache off'],
-              ['/v1/marketstatus/now', cached.ready.url, 'mdq server (query cache on, as mdq serve)'],
+              ['/v2/last/trade/SYNTH', cached.ready.url, 'mdq server (caches on, as mdq serve)'],
+              ['/v2/last/trade/SYNTH', url, 'mdq server, caches off'],
+              ['/v1/marketstatus/now', cached.ready.url, 'mdq server (caches on, as mdq serve)'],
             ] as const) {
               const probe = await fetch(`${serverUrl}${path}`, { headers });
               const bytes = (await probe.text()).length;

@@ -6,7 +6,7 @@
  * Usage: node --import tsx bench/server-process.ts <mode> [arg]
  * - `synthetic <db> <from> <to> [cache]`: the mdq server over a store with synthetic minute bars of SYNTH
  *   from `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent); with `cache`,
- *   the server's query cache is on (as for a store it opens read-only itself).
+ *   the server's caches are on (as for a store it opens read-only itself).
  * - `store <db>`: the mdq server over an existing store, read-only.
  * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
  */
