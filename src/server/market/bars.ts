@@ -68,6 +68,7 @@ function sourcesFor(timespan: BarTimespan): SourceKind[] {
   return ['day', 'trades', 'second', 'minute', 'hour'];
 }
 
+/** One base aggregate, as the SQL selects it (a type, not an interface, to be read as `Columns`). */
 type BaseRow = {
   bkey: number;
   o: number;
