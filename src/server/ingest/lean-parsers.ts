@@ -13,10 +13,11 @@ import {
   sessionStartParser,
   wallClockOfDay,
 } from './local-time.js';
-import { stageTickEntry } from './native-ticks.js';
+import { type NativeTickKind, stageTickEntry } from './native-ticks.js';
 import { defaultExerciseStyle, optionTicker, parseOptionEntry } from './option-ticker.js';
 import { indexTicker, pairTicker, stockTicker } from './reference.js';
 import type { RowSink } from './staging.js';
+import { type RawZipEntry, rawZipEntries } from './zip-entries.js';
 
 /** Lean writes US equity and option prices as integer deci-cents. */
 const DECI_CENTS = 10_000;
@@ -90,6 +91,15 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
     parseMapFile(desc.ticker, file, decoder.decode(bytes), sink);
     return;
   }
+  if (desc.kind === 'trade-ticks' || desc.kind === 'quote-ticks' || desc.kind === 'fx-quote-ticks') {
+    // A tick file's one deflated entry goes to DuckDB still compressed (see stageTickEntry).
+    const raw = rawZipEntries(bytes)?.filter((e) => !e.name.endsWith('/'));
+    const [entry] = raw ?? [];
+    if (raw?.length === 1 && entry?.method === 8) {
+      stageTicks(desc, file, entry.name, entry, sink);
+      return;
+    }
+  }
   const entries = readEntries(file, bytes);
   if (desc.kind !== 'option' && entries.length !== 1) {
     throw new IngestError({ file }, `expected one entry in the archive, found ${entries.length}`);
@@ -103,14 +113,9 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
     switch (desc.kind) {
       case 'trade-ticks':
       case 'quote-ticks':
-      case 'fx-quote-ticks': {
-        const fx = desc.kind === 'fx-quote-ticks';
-        sink.ticker(fx ? pairTicker(desc.ticker, 'fx') : stockTicker(desc.ticker));
-        const path = sink.stagedPath(`ticks-${++stagedFiles}.csv`);
-        const tz = dataTimeZone(fx ? 'forex' : 'equity');
-        sink.native(stageTickEntry(desc.kind, path, data, where, desc.ticker, desc.date, tz));
+      case 'fx-quote-ticks':
+        stageTicks(desc, file, entry, data, sink);
         break;
-      }
       case 'bars':
       case 'quote-bars': {
         sink.ticker(
@@ -137,6 +142,21 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
         break;
     }
   }
+}
+
+/** Hands a tick entry (bytes, or a still deflated zip entry) to DuckDB through `sink`. */
+function stageTicks(
+  desc: Extract<LeanFile, { kind: NativeTickKind }>,
+  file: string,
+  entry: string,
+  content: Uint8Array | RawZipEntry,
+  sink: RowSink,
+): void {
+  const fx = desc.kind === 'fx-quote-ticks';
+  sink.ticker(fx ? pairTicker(desc.ticker, 'fx') : stockTicker(desc.ticker));
+  const path = sink.stagedPath(`ticks-${++stagedFiles}.csv`);
+  const tz = dataTimeZone(fx ? 'forex' : 'equity');
+  sink.native(stageTickEntry(desc.kind, path, content, { file, entry }, desc.ticker, desc.date, tz));
 }
 
 type Clock = (timeField: string) => number;

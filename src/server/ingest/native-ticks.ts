@@ -1,14 +1,18 @@
 import { writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
 import type { Store } from '../store/store.js';
 import { IngestError, type IngestLocation } from './ingest-error.js';
 import { exchangeSqlCase, saleConditions } from './lean-codes.js';
 import { type LeanDate, wallClockOffsets } from './local-time.js';
+import { gzipOfDeflated, type RawZipEntry } from './zip-entries.js';
 
 /**
  * Tick files are the bulk of the Lean folder (1.9 M SPY trades alone), so they are parsed by DuckDB's
- * CSV reader instead of JavaScript: the entry is written to a temporary file with its line number as
- * an extra first column (for sequence numbers and error locations), loaded into a temporary table with
- * explicit column types, checked, and turned into store rows by one `SELECT`.
+ * CSV reader instead of JavaScript: the entry is written to a temporary file (still deflated, as gzip,
+ * when it comes from a zip; else with each line's number as an extra first column), loaded into a
+ * temporary table with explicit column types, checked, and turned into store rows by one `SELECT`.
+ * Line numbers give the sequence numbers and the error locations.
  */
 
 /** Rows that DuckDB builds itself from a file on disk; see `Staging.native`. */
@@ -67,50 +71,88 @@ const COLUMNS: Record<NativeTickKind, readonly (readonly [string, string])[]> = 
 let counter = 0;
 
 /**
- * Writes `data` (one Lean CSV entry) to `path` as `<line>,<row>` lines, refusing empty lines, and
- * returns the source that loads it.
+ * Stages one Lean CSV entry for DuckDB and returns the source that loads it. Empty lines are refused.
+ *
+ * - A deflated zip entry is written as a gzip member around its deflate stream, which DuckDB's CSV
+ *   reader inflates itself; the rows get their line numbers from their order (a table keeps the order
+ *   in which a single-threaded read inserted them). Meanwhile zlib inflates the entry off the main
+ *   thread, only to look for an empty line, which the CSV reader would skip.
+ * - Bytes (an entry of any other archive) are written as `<line>,<row>` lines.
  */
 export function stageTickEntry(
   kind: NativeTickKind,
   path: string,
-  data: Uint8Array,
+  content: Uint8Array | RawZipEntry,
   where: IngestLocation,
   ticker: string,
   date: LeanDate,
   tz: string,
 ): NativeSource {
-  const numbered = numberLines(data);
-  if (typeof numbered === 'number') throw new IngestError({ ...where, line: numbered }, 'empty line');
-  writeFileSync(path, numbered);
   const raw = `temp.main.raw_ticks_${++counter}`;
   const table = kind === 'trade-ticks' ? 'trades' : 'quotes';
+  let staged: StagedTicks;
+  if (content instanceof Uint8Array) {
+    const numbered = numberLines(content);
+    if (typeof numbered === 'number') throw new IngestError({ ...where, line: numbered }, 'empty line');
+    writeFileSync(path, numbered);
+    staged = { path, numbered: true };
+  } else {
+    const gz = `${path}.gz`;
+    writeFileSync(gz, Buffer.concat(gzipOfDeflated(content)));
+    staged = { path: gz, numbered: false, deflated: content };
+  }
   return {
     table,
-    prepare: (store) => prepare(store, kind, path, raw, where, ticker, date, tz),
-    cleanup: (store) => store.run(`DROP TABLE IF EXISTS ${raw}`),
+    prepare: (store) => prepare(store, kind, staged, raw, where, ticker, date, tz),
+    cleanup: async (store) => {
+      if (staged.numbered) await store.run(`DROP TABLE IF EXISTS ${raw}`);
+      else {
+        await store.run(`DROP VIEW IF EXISTS ${raw}`);
+        await store.run(`DROP TABLE IF EXISTS ${raw}_rows`);
+      }
+    },
   };
 }
+
+/** A staged tick file: numbered lines, or a gzip member of a zip entry's deflate stream. */
+type StagedTicks =
+  | { path: string; numbered: true }
+  | { path: string; numbered: false; deflated: RawZipEntry };
 
 async function prepare(
   store: Store,
   kind: NativeTickKind,
-  path: string,
+  staged: StagedTicks,
   raw: string,
   where: IngestLocation,
   ticker: string,
   date: LeanDate,
   tz: string,
 ): Promise<PreparedSource> {
-  const columns = [['line', 'BIGINT'] as const, ...COLUMNS[kind]];
+  const columns = staged.numbered ? [['line', 'BIGINT'] as const, ...COLUMNS[kind]] : COLUMNS[kind];
   const types = columns.map(([name, type]) => `'${name}': '${type}'`).join(', ');
+  const name = raw.slice('temp.main.'.length);
+  const file = `'${staged.path.replaceAll("'", "''")}'${staged.numbered ? '' : ", compression = 'gzip'"}`;
+  // Started before the load, so that both run at once.
+  const empty = staged.numbered ? undefined : firstEmptyLine(staged.deflated);
   try {
     await store.run(
-      `CREATE OR REPLACE TEMP TABLE ${raw.slice('temp.main.'.length)} AS SELECT * FROM read_csv('${path.replaceAll("'", "''")}', delim = ',', header = false,
+      `CREATE OR REPLACE TEMP TABLE ${staged.numbered ? name : `${name}_rows`} AS SELECT * FROM read_csv(${file}, delim = ',', header = false,
          quote = '', escape = '', auto_detect = false, strict_mode = true, columns = {${types}})`,
     );
+    if (!staged.numbered) {
+      await store.run(
+        `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT rowid + 1 AS line, * FROM temp.main.${name}_rows`,
+      );
+    }
   } catch (e) {
-    throw csvError(e, where, true);
+    // An empty line comes first, as with numbered lines.
+    const line = await empty;
+    if (line !== undefined) throw new IngestError({ ...where, line }, 'empty line');
+    throw csvError(e, where, staged.numbered);
   }
+  const line = await empty;
+  if (line !== undefined) throw new IngestError({ ...where, line }, 'empty line');
   const checks: [string, string][] = [['ms < 0 OR ms IS NULL', 'time is missing or negative']];
   if (kind === 'trade-ticks') {
     checks.push(["coalesce(suspicious, '') NOT IN ('0', '1')", 'suspicious flag is not 0 or 1']);
@@ -202,6 +244,24 @@ function nbboSelect(raw: string, ticker: string, sip: string): string {
       CASE WHEN paired THEN nap ELSE ca.p END, CASE WHEN paired THEN naz ELSE ca.s END, CASE WHEN paired THEN nex ELSE ca.e END,
       NULL, NULL, NULL
     FROM w WHERE NOT absorbed ORDER BY line`;
+}
+
+const inflate = promisify(inflateRaw);
+
+/**
+ * The number of the first empty line of a zip entry's text (as `numberLines` counts: LF or CRLF, a
+ * final newline optional), or undefined.
+ */
+async function firstEmptyLine(entry: RawZipEntry): Promise<number | undefined> {
+  const text = entry.method === 8 ? await inflate(entry.data) : Buffer.from(entry.data);
+  const candidates = [text.indexOf('\n\n'), text.indexOf('\n\r\n')].filter((i) => i >= 0);
+  if (text[0] === NL || (text[0] === CR && text[1] === NL)) return 1;
+  if (candidates.length === 0) return undefined;
+  const at = Math.min(...candidates);
+  // The empty line follows the newline at `at`: its number is one more than the lines up to there.
+  let lines = 0;
+  for (let i = text.indexOf(NL); i >= 0 && i <= at; i = text.indexOf(NL, i + 1)) lines++;
+  return lines + 1;
 }
 
 /** A sale-condition mask as Lean writes it. */
