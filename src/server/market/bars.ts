@@ -1,6 +1,6 @@
 import type { Columns, Store } from '../store/store.js';
 import { splitFactorSql, splitSteps } from './splits.js';
-import { marketTimeZone, offsetSegments, offsetSql } from './time-zone.js';
+import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from './time-zone.js';
 import {
   type BarTimespan,
   DAY_MS,
@@ -151,6 +151,9 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   const baseMs = q.timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
   const steps = q.adjusted ? await splitSteps(store, q.ticker) : [];
 
+  // Which sources can answer: a read-only store knows where it has ticks, and a query that can use only
+  // one source skips reading the other.
+  const only = intraday ? await tickCoverage(store, q.ticker, segments, rangeStart, rangeEnd) : 'both';
   const sources = sourcesFor(q.timespan);
   const rank = (s: SourceKind) => sources.indexOf(s);
   const barKinds = sources.filter((s) => s !== 'trades');
@@ -171,7 +174,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
              arg_min(price, ${TICK_ORDER}) AS o, max(price) AS h, min(price) AS l,
              arg_max(price, ${TICK_ORDER}) AS c, sum(size) AS v, sum(price * size) AS pv,
              count(*)::DOUBLE AS n, TRUE AS alln, TRUE AS real
-        FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
+        FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3${only === 'bars' ? ' AND FALSE' : ''}
        GROUP BY bkey),
     stored AS (
       SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
@@ -179,12 +182,12 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
              sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
              count(n) = count(*) AS alln, bool_and(vw IS NOT NULL) AS real
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
-         AND t >= $4 AND t < $5
+         AND t >= $4 AND t < $5${only === 'ticks' ? ' AND FALSE' : ''}
        GROUP BY rk, bkey),
     base AS (
       SELECT rk, bkey, o / f AS o, h / f AS h, l / f AS l, c / f AS c, v * f AS v, pv, n, alln, real
         FROM (SELECT *, ${splitFactorSql(steps, dayOfKey)} AS f FROM (SELECT * FROM ticks UNION ALL SELECT * FROM stored))),
-    chosen AS (SELECT * FROM base QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey}))
+    chosen AS (SELECT * FROM base ${only === 'ticks' ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
     ${
       intraday
         ? ''
@@ -240,6 +243,69 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 }
 
 const HOUR_MS = 3_600_000;
+
+/** Per read-only store and ticker: the UTC hours (Unix ms ÷ 1 hour) holding a trade, ascending. */
+const tickHoursKept = new WeakMap<Store, Map<string, Promise<readonly number[]>>>();
+
+function tickHours(store: Store, ticker: string): Promise<readonly number[]> {
+  let byTicker = tickHoursKept.get(store);
+  if (!byTicker) {
+    byTicker = new Map();
+    tickHoursKept.set(store, byTicker);
+  }
+  let hours = byTicker.get(ticker);
+  if (!hours) {
+    hours = store
+      .columns<{ h: number }>(
+        'SELECT DISTINCT (sip_timestamp // 3600000000000)::DOUBLE AS h FROM trades WHERE ticker = $1 ORDER BY h',
+        [ticker],
+      )
+      .then((c) => c.h);
+    byTicker.set(ticker, hours);
+    hours.catch(() => byTicker?.delete(ticker));
+  }
+  return hours;
+}
+
+/** Index of the first of the ascending `values` at or above `x`. */
+function lowerBound(values: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((values[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Which sources an intraday query over `[start, end)` needs, as far as a read-only store can tell
+ * without reading them: `bars` when no trade falls in the range; `ticks` when every local day of the
+ * range has a whole hour inside the range holding a trade (its stored bars would lose to its ticks);
+ * else `both` (a writable store always answers `both`). The query then gives the same answer either way.
+ */
+export async function tickCoverage(
+  store: Store,
+  ticker: string,
+  segments: readonly OffsetSegment[],
+  start: number,
+  end: number,
+): Promise<'ticks' | 'bars' | 'both'> {
+  if (!store.readOnly) return 'both';
+  const hours = await tickHours(store, ticker);
+  // Hours that overlap the range at all.
+  const first = lowerBound(hours, Math.floor(start / HOUR_MS));
+  if (first >= hours.length || (hours[first] as number) * HOUR_MS >= end) return 'bars';
+  for (let day = localDay(segments, start); ; day++) {
+    const dayStart = Math.max(start, localToUtc(segments, day * DAY_MS));
+    if (dayStart >= end) return 'ticks';
+    const dayEnd = Math.min(end, localToUtc(segments, (day + 1) * DAY_MS));
+    // A whole hour [h, h + 1) inside [dayStart, dayEnd) that holds a trade.
+    const h = hours[lowerBound(hours, Math.ceil(dayStart / HOUR_MS))];
+    if (h === undefined || (h + 1) * HOUR_MS > dayEnd) return 'both';
+  }
+}
 
 /** Bounds of the instants queries consider: 1800-01-01 and 2300-01-01 UTC. */
 const EARLIEST_MS = Date.UTC(1800, 0, 1);

@@ -55,7 +55,11 @@ export class Store {
   ) {
     this.connections = [conn, ...readers.filter((r) => r !== conn)];
     this.idle.push(...readers);
+    this.readOnly = readers.length > 0;
   }
+
+  /** Opened read-only: nothing changes the data while it is open, so facts about it can be kept. */
+  readonly readOnly: boolean;
 
   /**
    * Opens the store at `path` (`:memory:` for a throw-away store) and migrates it; with `readOnly`,
