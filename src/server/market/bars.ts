@@ -1,4 +1,5 @@
 import type { Columns, Store } from '../store/store.js';
+import { storeFact } from './facts.js';
 import { splitFactorSql, splitSteps } from './splits.js';
 import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from './time-zone.js';
 import {
@@ -244,27 +245,15 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 
 const HOUR_MS = 3_600_000;
 
-/** Per read-only store and ticker: the UTC hours (Unix ms ÷ 1 hour) holding a trade, ascending. */
-const tickHoursKept = new WeakMap<Store, Map<string, Promise<readonly number[]>>>();
-
+/** The UTC hours (Unix ms ÷ 1 hour) holding a trade of `ticker`, ascending (kept: `storeFact`). */
 function tickHours(store: Store, ticker: string): Promise<readonly number[]> {
-  let byTicker = tickHoursKept.get(store);
-  if (!byTicker) {
-    byTicker = new Map();
-    tickHoursKept.set(store, byTicker);
-  }
-  let hours = byTicker.get(ticker);
-  if (!hours) {
-    hours = store
-      .columns<{ h: number }>(
-        'SELECT DISTINCT (sip_timestamp // 3600000000000)::DOUBLE AS h FROM trades WHERE ticker = $1 ORDER BY h',
-        [ticker],
-      )
-      .then((c) => c.h);
-    byTicker.set(ticker, hours);
-    hours.catch(() => byTicker?.delete(ticker));
-  }
-  return hours;
+  return storeFact(store, `tick hours ${ticker}`, async () => {
+    const c = await store.columns<{ h: number }>(
+      'SELECT DISTINCT (sip_timestamp // 3600000000000)::DOUBLE AS h FROM trades WHERE ticker = $1 ORDER BY h',
+      [ticker],
+    );
+    return c.h;
+  });
 }
 
 /** Index of the first of the ascending `values` at or above `x`. */

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { storeFact } from './facts.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,8 +15,13 @@ export interface SplitStep {
 /**
  * The split steps of a ticker, latest first, each with the cumulative ratio of every split on or after
  * its date: a bar before a 7-for-1 split has its prices divided by 7 and its volume multiplied by 7.
+ * Kept per ticker for a read-only store (`storeFact`).
  */
-export async function splitSteps(store: Store, ticker: string): Promise<SplitStep[]> {
+export function splitSteps(store: Store, ticker: string): Promise<readonly SplitStep[]> {
+  return storeFact(store, `splits ${ticker}`, () => readSplitSteps(store, ticker));
+}
+
+async function readSplitSteps(store: Store, ticker: string): Promise<readonly SplitStep[]> {
   const rows = await store.all<{ d: string; split_from: number; split_to: number }>(
     `SELECT strftime(execution_date, '%Y-%m-%d') AS d, split_from, split_to
        FROM splits WHERE ticker = $1 AND split_from > 0 AND split_to > 0
