@@ -133,8 +133,9 @@ async function prepare(
   const types = columns.map(([name, type]) => `'${name}': '${type}'`).join(', ');
   const name = raw.slice('temp.main.'.length);
   const file = `'${staged.path.replaceAll("'", "''")}'${staged.numbered ? '' : ", compression = 'gzip'"}`;
-  // Started before the load, so that both run at once.
-  const empty = staged.numbered ? undefined : firstEmptyLine(staged.deflated);
+  // Started before the load, so that both run at once. A stream zlib cannot inflate fails the load
+  // too, which names the problem.
+  const empty = staged.numbered ? undefined : firstEmptyLine(staged.deflated).catch(() => undefined);
   try {
     await store.run(
       `CREATE OR REPLACE TEMP TABLE ${staged.numbered ? name : `${name}_rows`} AS SELECT * FROM read_csv(${file}, delim = ',', header = false,

@@ -99,6 +99,30 @@ describe('tick entries staged deflated (DuckDB inflates) or as numbered lines', 
     }
   });
 
+  it('refuse a damaged deflate stream with an ingest error naming the file', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mdq-tick-staging-'));
+    const { store, cleanup } = await tempStore();
+    try {
+      const path = writeTickZip(root, 'damaged', `${tickLines(3000).join('\n')}\n`, 6);
+      const zip = readFileSync(path);
+      const entry = rawZipEntries(zip)?.[0];
+      assert.ok(entry);
+      // Overwrite the middle of the compressed stream.
+      const at = entry.data.byteOffset - zip.byteOffset + Math.floor(entry.data.length / 2);
+      zip.fill(0xff, at, at + 64);
+      writeFileSync(path, zip);
+      await assert.rejects(ingestLean(store, root), (e: unknown) => {
+        assert.ok(isIngestError(e), String(e));
+        assert.equal(e.file, path);
+        return true;
+      });
+      assert.deepEqual(await store.all('SELECT count(*)::INT AS n FROM trades'), [{ n: 0 }]);
+    } finally {
+      cleanup();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('refuse an empty line at the line numberLines names, wherever it is', async () => {
     const lines = tickLines(3000);
     const texts = [
