@@ -32,23 +32,34 @@ const dateOf = (v: DecodedValue | undefined): string | undefined =>
 const direction = (v: DecodedValue | undefined, fallback: 'asc' | 'desc') =>
   v === 'desc' || v === 'asc' ? v : fallback;
 
-/**
- * Columns of `tickers` the list can sort by; other sort keys (identifiers the store lacks) sort by
- * ticker.
- */
-const TICKER_SORT_COLUMNS = new Set([
+/** Columns of the stored `tickers` table. */
+const STORED_TICKER_COLUMNS = new Set([
   'ticker',
   'name',
   'market',
   'locale',
-  'primary_exchange',
   'type',
-  'currency_symbol',
+  'active',
+  'primary_exchange',
   'currency_name',
+  'currency_symbol',
   'base_currency_symbol',
   'base_currency_name',
+  'list_date',
   'delisted_utc',
 ]);
+
+/**
+ * The sort keys the tickers operation declares that are stored columns; the others (identifiers the
+ * store lacks) sort by ticker.
+ */
+const TICKER_SORT_COLUMNS: ReadonlySet<string> = new Set<string>(
+  tickers.params.flatMap((p) =>
+    p.wire === 'sort' && p.type.kind === 'enum'
+      ? p.type.values.filter((v) => STORED_TICKER_COLUMNS.has(v))
+      : [],
+  ),
+);
 
 const TICKER_COLUMNS = `ticker, name, market, locale, type, active, primary_exchange, currency_name, currency_symbol,
   base_currency_symbol, base_currency_name, strftime(list_date, '%Y-%m-%d') AS list_date,

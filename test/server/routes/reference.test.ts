@@ -108,6 +108,35 @@ describe('GET /v3/reference/tickers', () => {
     assert.equal(bad.status, 400);
     assert.equal(bad.body.status, 'ERROR');
   });
+
+  it('sorts by a declared key the store has, by ticker for one it lacks, and refuses others', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    const list = async (query: string) =>
+      (await all(await get(server, `/v3/reference/tickers?limit=1000&${query}`))).results as {
+        ticker: string;
+        market: string;
+      }[];
+    const byTicker = (await list('')).map((r) => r.ticker);
+    const byMarket = await list('sort=market&order=desc');
+    const markets = byMarket.map((r) => r.market);
+    assert.deepEqual(markets, [...markets].sort().reverse());
+    assert.ok(new Set(markets).size > 1);
+    // Within a market, ties go by ticker.
+    for (let i = 1; i < byMarket.length; i++) {
+      const a = byMarket[i - 1] as { ticker: string; market: string };
+      const b = byMarket[i] as { ticker: string; market: string };
+      if (a.market === b.market) assert.ok(a.ticker > b.ticker, `${a.ticker} before ${b.ticker}`);
+    }
+    // cik is a declared sort key the store has no column for.
+    assert.deepEqual(
+      (await list('sort=cik')).map((r) => r.ticker),
+      byTicker,
+    );
+    const undeclared = await get(server, '/v3/reference/tickers?sort=active');
+    assert.equal(undeclared.status, 400);
+    assert.match(undeclared.body.error, /sort/);
+  });
 });
 
 describe('GET /v3/reference/tickers/{ticker} and /types', () => {
