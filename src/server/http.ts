@@ -55,6 +55,11 @@ export function jsonResponse(text: string, status: number, requestId: string | u
   });
 }
 
+/** Sets `key` when the value is known: the service omits what it does not have rather than sending null. */
+export function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== null && value !== undefined) out[key] = value;
+}
+
 /** The origin (`http://host:port`) the request was addressed to: `next_url` links are built on it. */
 export function originOf(c: Context<AppEnv>): string {
   const url = new URL(c.req.url);

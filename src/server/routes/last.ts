@@ -1,14 +1,9 @@
 import type { Hono } from 'hono';
 import { lastQuote as lastQuoteOp, lastTrade as lastTradeOp } from '../../operations/last.js';
 import type { ServerContext } from '../context.js';
-import { type AppEnv, notFound, sendJson } from '../http.js';
+import { type AppEnv, notFound, put, sendJson } from '../http.js';
 import { lastQuote, lastTrade } from '../market/index.js';
 import { parseRequest, routePattern } from '../validate.js';
-
-/** Sets `key` when the value is known (the service omits unknown fields rather than sending null). */
-function put(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (value !== null && value !== undefined) out[key] = value;
-}
 
 /** Last trade (stocks, options) and last NBBO quote (stocks), as of the server's "now". */
 export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {

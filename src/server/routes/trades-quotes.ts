@@ -4,7 +4,7 @@ import { NEW_YORK } from '../../dates/time-zone.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { ServerContext } from '../context.js';
 import { nextUrl } from '../cursor.js';
-import { type AppEnv, badRequest, originOf, sendJson } from '../http.js';
+import { type AppEnv, badRequest, originOf, put, sendJson } from '../http.js';
 import { marketTimeZone, normaliseLists } from '../market/index.js';
 import type { SqlValue } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
@@ -104,11 +104,6 @@ function addBounds(where: string[], params: SqlValue[], b: NsBounds): void {
     params.push(b.lt);
     where.push(`sip_timestamp < $${params.length}`);
   }
-}
-
-/** Sets `key` when the value is known: the service omits what it does not have rather than sending null. */
-function put(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (value !== null && value !== undefined) out[key] = value;
 }
 
 /** A v3 trade record in the shape of the ticker's asset class. */
