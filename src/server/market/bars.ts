@@ -81,10 +81,11 @@ type BaseRow = {
   real: boolean;
   n: number | null;
   alln: boolean;
-  spv: number | null;
-  sv: number | null;
-  sn: number | null;
-  salln: boolean | null;
+  /** The daily supplement (day and longer windows only): pv, v, n and alln of the finest bars. */
+  spv?: number | null;
+  sv?: number | null;
+  sn?: number | null;
+  salln?: boolean | null;
 };
 
 /**
@@ -168,14 +169,24 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       ? `(bkey * ${baseMs}) // ${DAY_MS}`
       : 'bkey';
   // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
-  // constant within a base aggregate and applies to the few aggregated rows, not to every tick.
+  // constant within a base aggregate and applies to the few aggregated rows, not to every tick. A query
+  // that needs one source reads only it, and intraday queries skip the daily supplement's columns.
+  const source =
+    only === 'ticks'
+      ? 'ticks'
+      : only === 'bars'
+        ? 'stored'
+        : '(SELECT * FROM ticks UNION ALL SELECT * FROM stored)';
+  const factor = splitFactorSql(steps, dayOfKey);
+  const adjust = (column: string, op: '/' | '*', f: string) =>
+    steps.length === 0 ? column : `${column} ${op} ${f}`;
   const sql = `
     WITH ticks AS (
       SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS bkey,
              arg_min(price, ${TICK_ORDER}) AS o, max(price) AS h, min(price) AS l,
              arg_max(price, ${TICK_ORDER}) AS c, sum(size) AS v, sum(price * size) AS pv,
              count(*)::DOUBLE AS n, TRUE AS alln, TRUE AS real
-        FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3${only === 'bars' ? ' AND FALSE' : ''}
+        FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
        GROUP BY bkey),
     stored AS (
       SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
@@ -183,20 +194,20 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
              sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
              count(n) = count(*) AS alln, bool_and(vw IS NOT NULL) AS real
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
-         AND t >= $4 AND t < $5${only === 'ticks' ? ' AND FALSE' : ''}
+         AND t >= $4 AND t < $5
        GROUP BY rk, bkey),
-    base AS (
-      SELECT rk, bkey, o / f AS o, h / f AS h, l / f AS l, c / f AS c, v * f AS v, pv, n, alln, real
-        FROM (SELECT *, ${splitFactorSql(steps, dayOfKey)} AS f FROM (SELECT * FROM ticks UNION ALL SELECT * FROM stored))),
+    base AS (SELECT *${steps.length === 0 ? '' : `, ${factor} AS f`} FROM ${source}),
     chosen AS (SELECT * FROM base ${only === 'ticks' ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
     ${
       intraday
         ? ''
-        : `, supp AS (SELECT bkey, pv, v, n, alln FROM base WHERE rk > 0 AND real
+        : `, supp AS (SELECT bkey, pv, ${adjust('v', '*', 'f')} AS v, n, alln FROM base WHERE rk > 0 AND real
                       QUALIFY rk = min(rk) OVER (PARTITION BY bkey))`
     }
-    SELECT c.bkey::DOUBLE AS bkey, c.o, c.h, c.l, c.c, c.v, c.pv, c.real, c.n, c.alln,
-           ${intraday ? 'NULL::DOUBLE AS spv, NULL::DOUBLE AS sv, NULL::DOUBLE AS sn, NULL::BOOLEAN AS salln' : 's.pv AS spv, s.v AS sv, s.n AS sn, s.alln AS salln'}
+    SELECT c.bkey::DOUBLE AS bkey, ${adjust('c.o', '/', 'c.f')} AS o, ${adjust('c.h', '/', 'c.f')} AS h,
+           ${adjust('c.l', '/', 'c.f')} AS l, ${adjust('c.c', '/', 'c.f')} AS c, ${adjust('c.v', '*', 'c.f')} AS v,
+           c.pv, c.real, c.n, c.alln
+           ${intraday ? '' : ', s.pv AS spv, s.v AS sv, s.n AS sn, s.alln AS salln'}
       FROM chosen c ${intraday ? '' : 'LEFT JOIN supp s USING (bkey)'}
      ORDER BY c.bkey ${q.sort === 'desc' ? 'DESC' : 'ASC'}
      LIMIT $6`;
@@ -374,8 +385,8 @@ function combine(t: number, b: Columns<BaseRow>, run: WindowRun): Bar {
     weighted += vw * vi;
     plain += vw;
     const ni = b.n[i] as number | null;
-    const sni = b.sn[i] as number | null;
-    const count = b.alln[i] && ni !== null ? ni : b.salln[i] && sni !== null ? sni : undefined;
+    const sni = b.sn?.[i] ?? null;
+    const count = b.alln[i] && ni !== null ? ni : b.salln?.[i] && sni !== null ? sni : undefined;
     n = n === undefined || count === undefined ? undefined : n + count;
   }
   const bar: Bar = { t, o: b.o[first] as number, h, l, c: b.c[last] as number, v };
@@ -390,8 +401,8 @@ function rowVw(b: Columns<BaseRow>, i: number): number {
   const v = b.v[i] as number;
   const pv = b.pv[i] as number;
   if (b.real[i] && v > 0) return pv / v;
-  const spv = b.spv[i] as number | null;
-  const sv = b.sv[i] as number | null;
+  const spv = b.spv?.[i] ?? null;
+  const sv = b.sv?.[i] ?? null;
   if (spv !== null && sv !== null && sv > 0) return spv / sv;
   if (v > 0) return pv / v;
   return ((b.h[i] as number) + (b.l[i] as number) + (b.c[i] as number)) / 3;
