@@ -6,7 +6,8 @@
  *
  * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
  * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, load; default
- * all).
+ * all), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
+ * connection>` separated by commas; default 20:100,20:50; empty for none).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,15 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const calls = Number(process.env.BENCH_CALLS ?? 2000);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const only = process.env.BENCH_ONLY?.split(',').map((b) => b.trim());
+const links = (process.env.BENCH_LINKS ?? '20:100,20:50')
+  .split(',')
+  .filter((l) => l.trim() !== '')
+  .map((l) => {
+    const [rttMs, mbit] = l.split(':').map(Number);
+    if (!(Number(rttMs) >= 0 && Number(mbit) > 0))
+      throw new Error(`BENCH_LINKS: '${l}' is not <ms>:<Mbit/s>`);
+    return { rttMs: rttMs as number, mbit: mbit as number };
+  });
 /** Whether benchmark `name` runs (BENCH_ONLY). */
 const wanted = (name: string) => only === undefined || only.includes(name);
 const YEAR = ['2023-01-01', '2023-12-31'] as const;
@@ -127,6 +137,23 @@ async function main(): Promise<void> {
           min: 3,
           text: 'official ≥ 3× mdq',
         });
+        // The same through a modelled wide-area link: the waits a remote service adds, which parallel
+        // chunks overlap and sequential pages add up (bench/link-process.ts).
+        for (const { rttMs, mbit } of links) {
+          const label = `1. same, over a modelled link (${rttMs} ms round trip, ${mbit} Mbit/s per connection)`;
+          log(label);
+          const link = await spawnReady<{ url: string }>(join(root, 'bench', 'link-process.ts'), [
+            url,
+            String(rttMs),
+            String(mbit),
+          ]);
+          await withChild(link, async (linkUrl) => {
+            const overLink = await fullRange(linkUrl, YEAR[0], YEAR[1], rounds);
+            extra[`fullRangeBarsLink${rttMs}ms${mbit}Mbit`] = overLink.bars;
+            compare(label, overLink.samples, 'mdq', 'raw', { max: 1.25, text: '≤ 1.25× raw' });
+            compare(label, overLink.samples, 'polygon', 'mdq', { min: 3, text: 'official ≥ 3× mdq' });
+          });
+        }
       }
 
       if (wanted('2')) {
