@@ -159,6 +159,11 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   const sources = sourcesFor(q.timespan);
   const rank = (s: SourceKind) => sources.indexOf(s);
   const barKinds = sources.filter((s) => s !== 'trades');
+  // With a single source, every day takes its base aggregates from it: no choice to make per day.
+  const singleSource =
+    only === 'ticks' ||
+    (only === 'bars' &&
+      (await storedKinds(store, q.ticker))?.filter((k) => (barKinds as string[]).includes(k)).length === 1);
   const keyOf = (column: string, scale: number) =>
     utcKeys
       ? `${column} // ${BigInt(baseMs) * BigInt(scale)}`
@@ -197,7 +202,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
          AND t >= $4 AND t < $5
        GROUP BY rk, bkey),
     base AS (SELECT *${steps.length === 0 ? '' : `, ${factor} AS f`} FROM ${source}),
-    chosen AS (SELECT * FROM base ${only === 'ticks' ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
+    chosen AS (SELECT * FROM base ${singleSource ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
     ${
       intraday
         ? ''
@@ -264,6 +269,21 @@ function tickHours(store: Store, ticker: string): Promise<readonly number[]> {
       [ticker],
     );
     return c.h;
+  });
+}
+
+/**
+ * The resolutions of the bars stored for `ticker`, kept for a read-only store (`storeFact`); undefined
+ * for a writable store, whose data may change between two queries.
+ */
+async function storedKinds(store: Store, ticker: string): Promise<readonly string[] | undefined> {
+  if (!store.readOnly) return undefined;
+  return storeFact(store, `bar resolutions ${ticker}`, async () => {
+    const c = await store.columns<{ resolution: string }>(
+      'SELECT DISTINCT resolution FROM bars WHERE ticker = $1',
+      [ticker],
+    );
+    return c.resolution;
   });
 }
 

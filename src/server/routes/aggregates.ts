@@ -151,14 +151,20 @@ async function openCloseResponse(
 }
 
 /** A bar in the service's key order; indices carry no volume, vw or count. */
-function barJson(b: Bar, index: boolean): Record<string, number> {
+function barJson(b: Bar, index: boolean): Record<string, number | undefined> {
   if (index) return { o: b.o, h: b.h, l: b.l, c: b.c, t: b.t };
-  const out: Record<string, number> = { v: b.v };
-  // Four decimals, as the service writes vw (and sums of float products are not bit-stable anyway).
-  if (b.vw !== undefined) out.vw = Math.round(b.vw * 10_000) / 10_000;
-  Object.assign(out, { o: b.o, c: b.c, h: b.h, l: b.l, t: b.t });
-  if (b.n !== undefined) out.n = b.n;
-  return out;
+  // One object shape for every bar (cheaper to build and to write); JSON leaves out the undefined vw
+  // and n. Four decimals, as the service writes vw (sums of float products are not bit-stable anyway).
+  return {
+    v: b.v,
+    vw: b.vw === undefined ? undefined : Math.round(b.vw * 10_000) / 10_000,
+    o: b.o,
+    c: b.c,
+    h: b.h,
+    l: b.l,
+    t: b.t,
+    n: b.n,
+  };
 }
 
 /**
