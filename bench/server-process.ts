@@ -6,33 +6,34 @@
  * Usage: node --import tsx bench/server-process.ts <mode> [arg]
  * - `synthetic <db> <from> <to> [cache]`: the mdq server over a store with synthetic minute bars of SYNTH
  *   from `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent); with `cache`,
- *   the server's caches are on (as for a store it opens read-only itself).
- * - `store <db>`: the mdq server over an existing store, read-only.
+ *   the server's caches are on (as `mdq serve` has them).
+ * - `store <db>`: the mdq server over an existing store, caches off.
+ *
+ * The mdq server runs as `mdq serve` runs it: on its own thread (`startServerThread`), opening the file
+ * read-only itself.
  * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
  */
 import { existsSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { Store, startServer } from '../src/server/index.js';
+import { Store, startServerThread } from '../src/server/index.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../test/reliability/synthetic-store.js';
 
 const [mode, arg, from = '2023-01-01', to = '2023-12-31', cache] = process.argv.slice(2);
 
-async function syntheticStore(path: string): Promise<Store> {
-  if (!existsSync(path)) {
-    const store = await Store.open(path);
-    await writeSyntheticMinuteBars(store, from, to);
-    // A few trades on the last day, so that last-trade routes answer from ticks.
-    const t0 = BigInt(Date.parse('2023-12-29T20:00:00Z')) * 1_000_000n;
-    await store.run(
-      `INSERT INTO trades (ticker, sip_timestamp, participant_timestamp, sequence_number, price, size, exchange, conditions, id, tape)
-       SELECT $1, $2 + i * 1000000, $2 + i * 1000000 - 500, i + 1, 100 + (i % 50) / 100, 100, 4, [12], CAST(i AS VARCHAR), 1
-       FROM range(1000) r(i)`,
-      [SYNTHETIC_TICKER, t0],
-    );
-    store.close();
-  }
-  return Store.open(path, { readOnly: true });
+async function buildSyntheticStore(path: string): Promise<void> {
+  if (existsSync(path)) return;
+  const store = await Store.open(path);
+  await writeSyntheticMinuteBars(store, from, to);
+  // A few trades on the last day, so that last-trade routes answer from ticks.
+  const t0 = BigInt(Date.parse('2023-12-29T20:00:00Z')) * 1_000_000n;
+  await store.run(
+    `INSERT INTO trades (ticker, sip_timestamp, participant_timestamp, sequence_number, price, size, exchange, conditions, id, tape)
+     SELECT $1, $2 + i * 1000000, $2 + i * 1000000 - 500, i + 1, 100 + (i % 50) / 100, 100, 4, [12], CAST(i AS VARCHAR), 1
+     FROM range(1000) r(i)`,
+    [SYNTHETIC_TICKER, t0],
+  );
+  store.close();
 }
 
 async function main(): Promise<() => Promise<void>> {
@@ -57,11 +58,11 @@ async function main(): Promise<() => Promise<void>> {
     return () => new Promise<void>((resolve) => server.close(() => resolve()));
   }
   if (!arg) throw new Error('usage: server-process.ts synthetic <db> [from to] | store <db> | bare');
-  const store = mode === 'synthetic' ? await syntheticStore(arg) : await Store.open(arg, { readOnly: true });
-  const server = await startServer({ store, port: 0, log: () => {}, cache: cache === 'cache' });
+  if (mode === 'synthetic') await buildSyntheticStore(arg);
+  const server = await startServerThread({ db: arg, port: 0, log: () => {}, cache: cache === 'cache' });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
-  // The store is read-only and the process ends right after: it is not closed, because requests dropped
-  // by the load generator may still be running queries (see test/reliability/server-close.test.ts).
+  // Requests dropped by the load generator may still be running queries, which close() waits for; the
+  // process ends right after, so it waits no more than 2 s.
   return () => Promise.race([server.close(), new Promise<void>((resolve) => setTimeout(resolve, 2000))]);
 }
 

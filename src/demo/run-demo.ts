@@ -6,9 +6,9 @@ import { ingestWithProgress } from '../cli/commands/ingest.js';
 import type { CliContext } from '../cli/context.js';
 import { UsageError } from '../cli/usage-error.js';
 import { Store } from '../server/store/store.js';
+import { type ServerThread, startServerThread } from '../server/thread.js';
 import { demoDbPath, openDemoStore } from './demo-store.js';
 import { planDemo } from './plan.js';
-import { type ServerThread, startServerThread } from './server-thread.js';
 import { SIM_SEED, SIM_VERSION } from './universe.js';
 import { runWalkthrough } from './walkthrough.js';
 
@@ -81,7 +81,7 @@ export async function runDemo(ctx: CliContext, options: DemoOptions): Promise<vo
     throw new UsageError(`The store has no stock minute bars to show${data ? ` (from ${data})` : ''}`);
   let server: ServerThread | undefined;
   try {
-    server = await startServerThread(path);
+    server = await startServerThread({ db: path, host: '127.0.0.1', port: 0, log: () => {} });
     ctx.out(`local server on ${server.url} (a thread of this process), store ${path}\n`);
     await runWalkthrough(ctx, {
       baseUrl: server.url,

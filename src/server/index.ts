@@ -16,6 +16,12 @@ import { Store } from './store/store.js';
 export { type AppOptions, createApp } from './app.js';
 export type { ServerContext } from './context.js';
 export { Store } from './store/store.js';
+export {
+  type ServerThread,
+  type ServerThreadOptions,
+  startServerThread,
+  YOUNG_GENERATION_MB,
+} from './thread.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {

@@ -64,3 +64,43 @@ describe('built package (dist)', () => {
     });
   }
 });
+
+/**
+ * The server on a thread from the build (what `mdq serve` runs): the thread finds the built server
+ * module beside the code that starts it, in both module formats.
+ */
+describe('built package (dist): the server on a thread', () => {
+  for (const kind of ['esm', 'cjs'] as const) {
+    test(`${kind === 'esm' ? 'import()' : 'require()'} of mdq/server starts a server thread that answers`, (t) => {
+      if (!existsSync(`${root}dist/server/index.js`)) {
+        if (process.env.CI === 'true') throw new Error('dist/ is missing: npm test builds it first');
+        t.skip('dist/ is absent: run npm run build');
+        return;
+      }
+      const load =
+        kind === 'esm' ? "const m = await import('mdq/server');" : "const m = require('mdq/server');";
+      const body = `
+        ${load}
+        const { join } = await import('node:path');
+        const { tmpdir } = await import('node:os');
+        const { rmSync } = await import('node:fs');
+        const path = join(tmpdir(), 'mdq-pkg-' + process.pid + '.duckdb');
+        const store = await m.Store.open(path);
+        store.close();
+        const server = await m.startServerThread({ db: path, port: 0, log: () => {} });
+        const res = await fetch(server.url + '/v1/marketstatus/now', { headers: { authorization: 'Bearer k' } });
+        await server.close();
+        rmSync(path, { force: true });
+        console.log(JSON.stringify({ status: res.status, young: server.youngGenerationMb }));
+      `;
+      const code =
+        kind === 'esm'
+          ? body
+          : `(async () => { ${body} })().catch((e) => { console.error(e); process.exit(1); });`;
+      const args = kind === 'esm' ? ['--input-type=module', '-e', code] : ['-e', code];
+      const out = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+      const result = JSON.parse(out.trim().split('\n').pop() as string);
+      assert.deepEqual(result, { status: 200, young: 192 });
+    });
+  }
+});

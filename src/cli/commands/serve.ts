@@ -35,8 +35,9 @@ export const serveCommand: CommandDef = {
   async run(ctx, input) {
     const db = input.options.get('db');
     const now = input.options.get('now');
-    const { startServer } = await import('../../server/index.js');
-    const server = await startServer({
+    // On a thread of its own, whose heap is sized for large answers (`YOUNG_GENERATION_MB`).
+    const { startServerThread } = await import('../../server/thread.js');
+    const server = await startServerThread({
       ...(db !== undefined && { db }),
       host: input.options.get('host') ?? '127.0.0.1',
       port: intOption(input, 'port', 8765, 0),
