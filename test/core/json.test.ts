@@ -69,6 +69,21 @@ describe('stringifyJson', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     assert.throws(() => stringifyJson(cyclic), TypeError);
+    const stackLimit = Error.stackTraceLimit;
+    const faulty = {
+      toJSON: function failingToJson() {
+        throw new RangeError('no JSON for this');
+      },
+    };
+    assert.throws(
+      () => stringifyJson({ a: [faulty] }),
+      (error: Error) =>
+        error instanceof RangeError &&
+        error.message === 'no JSON for this' &&
+        /failingToJson/.test(error.stack ?? ''),
+    );
+    // The stack depth an application set is left as it was.
+    assert.equal(Error.stackTraceLimit, stackLimit);
   });
 });
 
