@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { tsxEsmApi } from '../core/tsx-loader.js';
 import type { StartServerOptions } from './index.js';
 
 /**
@@ -97,17 +96,7 @@ export function startServerThread(options: ServerThreadOptions = {}): Promise<Se
  */
 function serverModule(): { url: string; tsx?: string } {
   const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // Workers do not inherit tsx's loader: the worker registers it first.
-    const require = createRequire(here);
-    const manifestPath = require.resolve('tsx/package.json');
-    const manifest = require(manifestPath) as { exports: Record<string, { import: { default: string } }> };
-    const api = manifest.exports['./esm/api']?.import.default as string;
-    return {
-      url: new URL('./index.ts', here).href,
-      tsx: pathToFileURL(join(dirname(manifestPath), api)).href,
-    };
-  }
+  if (here.endsWith('.ts')) return { url: new URL('./index.ts', here).href, tsx: tsxEsmApi(here) };
   const ext = here.endsWith('.cjs') ? 'cjs' : 'js';
   for (const rel of [`./server/index.${ext}`, `../server/index.${ext}`]) {
     const candidate = new URL(rel, here);

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { MdqError } from '../errors.js';
+import { tsxEsmApi } from '../tsx-loader.js';
 import {
   type CallRequest,
   EXITED_FLAG,
@@ -160,11 +158,12 @@ export class SyncBridge {
 function workerEntry(): string {
   const here = import.meta.url;
   // If the worker cannot even load, it raises the exited flag, so a blocked caller fails instead of hanging.
-  const onFailure = `.catch((error) => {
-    const s = new Int32Array(require('node:worker_threads').workerData.signal);
+  // Only dynamic imports: the code runs as CommonJS or, under --input-type=module, as a module.
+  const onFailure = `.catch((error) => import('node:worker_threads').then(({ workerData }) => {
+    const s = new Int32Array(workerData.signal);
     Atomics.store(s, ${EXITED_FLAG}, 1); Atomics.add(s, ${MESSAGE_COUNTER}, 1); Atomics.notify(s, ${MESSAGE_COUNTER});
     throw error;
-  })`;
+  }))`;
   if (here.endsWith('.ts')) {
     // Source mode (tests through tsx): workers do not inherit tsx's loader, so register it first. Its ESM
     // API is located here, because eval'd worker code resolves packages from the working directory.
@@ -174,11 +173,4 @@ function workerEntry(): string {
   }
   const worker = new URL(here.endsWith('.cjs') ? './sync-worker.cjs' : './sync-worker.js', here).href;
   return `import(${JSON.stringify(worker)})${onFailure};`;
-}
-
-function tsxEsmApi(from: string): string {
-  const require = createRequire(from);
-  const manifestPath = require.resolve('tsx/package.json');
-  const manifest = require(manifestPath) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default)).href;
 }
