@@ -26,6 +26,11 @@ export interface ServerThread {
   readonly url: string;
   /** The young generation of the thread's heap, in MiB, as Node reports its limits. */
   readonly youngGenerationMb: number;
+  /**
+   * Settles when the thread has ended: after `close()`, or on its own if the server failed (the reason
+   * went to `log`); gives the thread's exit code.
+   */
+  readonly ended: Promise<number>;
   /** Stops the server (as `RunningServer.close` does), then the thread. */
   close(): Promise<void>;
 }
@@ -60,26 +65,30 @@ export function startServerThread(options: ServerThreadOptions = {}): Promise<Se
     resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb },
   });
   type Message = { url?: string; error?: string; log?: string; closed?: boolean };
-  let closed: (() => void) | undefined;
   let started = false;
+  const ended = new Promise<number>((resolve) => worker.once('exit', resolve));
   return new Promise((resolve, reject) => {
     worker.on('error', (error) => {
-      if (!started) reject(error);
+      if (!started) reject(new Error(`The local server did not start: ${error.message}`));
       else log(`The server's thread failed: ${error.message}`);
+    });
+    void ended.then((code) => {
+      if (!started) reject(new Error(`The local server did not start: its thread exited with code ${code}`));
     });
     worker.on('message', (msg: Message) => {
       if (msg.log !== undefined) log(msg.log);
-      else if (msg.closed) closed?.();
+      else if (msg.closed) void worker.terminate();
       else if (msg.url !== undefined) {
         started = true;
         resolve({
           url: msg.url,
           youngGenerationMb: worker.resourceLimits?.maxYoungGenerationSizeMb ?? 0,
-          close: () =>
-            new Promise<void>((done) => {
-              closed = () => void worker.terminate().then(() => done());
-              worker.postMessage('close');
-            }),
+          ended,
+          close: async () => {
+            // A thread that has already ended has nothing to stop.
+            worker.postMessage('close');
+            await ended;
+          },
         });
       } else {
         void worker.terminate();

@@ -46,6 +46,9 @@ test('serves the store with its key, forwards the log, and stops on close()', as
     await server.close();
   }
   await assert.rejects(fetch(`${server.url}/v1/marketstatus/now`), 'nothing listens after close()');
+  assert.equal(typeof (await server.ended), 'number', 'the thread has ended');
+  // Closing again, once the thread has ended, has nothing left to stop.
+  await server.close();
 });
 
 test('the thread has the young generation asked for, by default YOUNG_GENERATION_MB', async () => {

@@ -45,11 +45,14 @@ export const serveCommand: CommandDef = {
       ...(now !== undefined && { now: /^\d+$/.test(now) ? Number(now) : now }),
       log: (line) => ctx.error(line),
     });
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
+    const stopped = await new Promise<boolean>((resolve) => {
+      const stop = () => resolve(true);
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      void server.ended.then(() => resolve(false));
     });
+    // The thread ends on its own only when the server failed; the reason is already in the log.
+    if (!stopped) throw new Error('the server stopped unexpectedly');
     ctx.note('stopping');
     await server.close();
   },
