@@ -10,7 +10,7 @@ import {
   ReferenceClient,
   StocksClient,
 } from '../../src/index.js';
-import { type ServerThread, startServerThread } from '../support/server-thread.js';
+import { type ServerThread, startServerThread } from '../../src/server/index.js';
 import { testStorePath } from '../support/store.js';
 
 const KEY = 'e2e-key';
@@ -33,9 +33,9 @@ describe('clients end to end against the local server', () => {
 
   before(async () => {
     if (!existsSync(testStorePath)) return;
-    server = await startServerThread(testStorePath);
+    server = await startServerThread({ db: testStorePath, port: 0, log: () => {} });
   });
-  after(() => server?.stop());
+  after(() => server?.close());
 
   const ready = (t: { skip(reason: string): void }): string | undefined => {
     if (server) return server.url;

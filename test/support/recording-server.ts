@@ -1,8 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from './ts-worker.js';
 
 /** One request the server received. */
 export interface SeenRequest {
@@ -26,17 +24,7 @@ export class RecordingServer {
   readonly #waiting = new Map<number, (m: any) => void>();
 
   async start(): Promise<this> {
-    const require = createRequire(import.meta.url);
-    const manifestPath = require.resolve('tsx/package.json');
-    const manifest = require(manifestPath) as { exports: Record<string, { import: { default: string } }> };
-    const tsx = pathToFileURL(
-      join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default),
-    ).href;
-    const entry = new URL('./recording-server-worker.ts', import.meta.url).href;
-    this.#worker = new Worker(
-      `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-      { eval: true },
-    );
+    this.#worker = startTsWorker(new URL('./recording-server-worker.ts', import.meta.url));
     this.#worker.on('message', (m: { id: number }) => {
       this.#waiting.get(m.id)?.(m);
       this.#waiting.delete(m.id);
