@@ -29,11 +29,14 @@ export function median(values: readonly number[]): number {
 
 /**
  * Runs every contender once per round, in turn (baseline, mdq, baseline, mdq, …), after one untimed
- * warm-up round, and returns each contender's samples.
+ * warm-up round, and returns each contender's samples. With `slices`, a round runs each contender that
+ * many times, in turn, and its sample is their sum: contenders that are each a slice of a long run then
+ * take turns every slice, so a change in the machine's load falls on all of them alike.
  */
 export async function interleave(
   rounds: number,
   contenders: Record<string, () => Promise<unknown>>,
+  { slices = 1 }: { slices?: number } = {},
 ): Promise<Record<string, Sample[]>> {
   const samples: Record<string, Sample[]> = {};
   for (const [name, fn] of Object.entries(contenders)) {
@@ -41,7 +44,15 @@ export async function interleave(
     samples[name] = [];
   }
   for (let r = 0; r < rounds; r++) {
-    for (const [name, fn] of Object.entries(contenders)) samples[name]?.push(await timed(fn));
+    const round: Record<string, Sample> = {};
+    for (let s = 0; s < slices; s++) {
+      for (const [name, fn] of Object.entries(contenders)) {
+        const sample = await timed(fn);
+        const sum = round[name];
+        round[name] = sum ? { wallMs: sum.wallMs + sample.wallMs, cpuMs: sum.cpuMs + sample.cpuMs } : sample;
+      }
+    }
+    for (const [name, sample] of Object.entries(round)) samples[name]?.push(sample);
   }
   return samples;
 }
