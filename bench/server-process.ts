@@ -8,10 +8,10 @@
  *   from `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent); with `cache`,
  *   the server's caches are on (as `mdq serve` has them).
  * - `store <db>`: the mdq server over an existing store, caches off.
+ * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
  *
  * The mdq server runs as `mdq serve` runs it: on its own thread (`startServerThread`), opening the file
  * read-only itself.
- * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
  */
 import { existsSync } from 'node:fs';
 import { serve } from '@hono/node-server';
