@@ -182,7 +182,6 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       : only === 'bars'
         ? 'stored'
         : '(SELECT * FROM ticks UNION ALL SELECT * FROM stored)';
-  const factor = splitFactorSql(steps, dayOfKey);
   const adjust = (column: string, op: '/' | '*', f: string) =>
     steps.length === 0 ? column : `${column} ${op} ${f}`;
   const sql = `
@@ -201,7 +200,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
          AND t >= $4 AND t < $5
        GROUP BY rk, bkey),
-    base AS (SELECT *${steps.length === 0 ? '' : `, ${factor} AS f`} FROM ${source}),
+    base AS (SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM ${source}),
     chosen AS (SELECT * FROM base ${singleSource ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
     ${
       intraday
