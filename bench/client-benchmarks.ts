@@ -17,14 +17,15 @@ interface Bar {
 /**
  * A year of minute bars: mdq's async full range; raw undici requesting the same chunk URLs at the same
  * concurrency, `JSON.parse` and concatenating; the official client with `pagination: true` (one call at
- * `limit=50000`, following `next_url`).
+ * `limit=50000`, following `next_url`). `serverCpu` reads the server process's CPU time, so that each
+ * sample also holds what the server spent on it.
  */
 export async function fullRange(
   url: string,
   from: string,
   to: string,
   rounds: number,
-  concurrency = 10,
+  { concurrency = 10, serverCpu }: { concurrency?: number; serverCpu?: () => number | undefined } = {},
 ): Promise<{ samples: Record<string, Sample[]>; bars: Record<string, number>; reversedPages: boolean }> {
   const mdq = StocksClient(KEY, { useAsync: true, baseUrl: url, readTimeout: 60 });
   const pool = new Pool(url);
@@ -37,48 +38,52 @@ export async function fullRange(
   const bars: Record<string, number> = {};
   let reversedPages = false;
   try {
-    const samples = await interleave(rounds, {
-      raw: async () => {
-        const parts: Bar[][] = new Array(targets.length);
-        let next = 0;
-        const worker = async () => {
-          for (let i = next++; i < targets.length; i = next++) {
-            const res = await pool.request({
-              path: targets[i] as string,
-              method: 'GET',
-              headers: { authorization: `Bearer ${KEY}`, accept: 'application/json' },
-            });
-            const page = JSON.parse(await res.body.text()) as { results?: Bar[] };
-            parts[i] = page.results ?? [];
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
-        bars.raw = parts.flat().length;
+    const samples = await interleave(
+      rounds,
+      {
+        raw: async () => {
+          const parts: Bar[][] = new Array(targets.length);
+          let next = 0;
+          const worker = async () => {
+            for (let i = next++; i < targets.length; i = next++) {
+              const res = await pool.request({
+                path: targets[i] as string,
+                method: 'GET',
+                headers: { authorization: `Bearer ${KEY}`, accept: 'application/json' },
+              });
+              const page = JSON.parse(await res.body.text()) as { results?: Bar[] };
+              parts[i] = page.results ?? [];
+            }
+          };
+          await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
+          bars.raw = parts.flat().length;
+        },
+        mdq: async () => {
+          const result = await mdq.getFullRangeAggregateBars(TICKER, from, to, {
+            info: false,
+            maxConcurrentWorkers: concurrency,
+          });
+          bars.mdq = result.length;
+        },
+        polygon: async () => {
+          const result = (await polygon.getStocksAggregates(
+            TICKER,
+            1,
+            'minute' as never,
+            from,
+            to,
+            true,
+            'asc' as never,
+            50000,
+          )) as { results?: Bar[] };
+          const list = result.results ?? [];
+          bars.polygon = list.length;
+          // Pages merge later-first (wire-format.md §6.3): the first bar is not the earliest.
+          reversedPages = list.length > 1 && (list[0] as Bar).t > (list[list.length - 1] as Bar).t;
+        },
       },
-      mdq: async () => {
-        const result = await mdq.getFullRangeAggregateBars(TICKER, from, to, {
-          info: false,
-          maxConcurrentWorkers: concurrency,
-        });
-        bars.mdq = result.length;
-      },
-      polygon: async () => {
-        const result = (await polygon.getStocksAggregates(
-          TICKER,
-          1,
-          'minute' as never,
-          from,
-          to,
-          true,
-          'asc' as never,
-          50000,
-        )) as { results?: Bar[] };
-        const list = result.results ?? [];
-        bars.polygon = list.length;
-        // Pages merge later-first (wire-format.md §6.3): the first bar is not the earliest.
-        reversedPages = list.length > 1 && (list[0] as Bar).t > (list[list.length - 1] as Bar).t;
-      },
-    });
+      { serverCpu },
+    );
     return { samples, bars, reversedPages };
   } finally {
     await mdq.close();

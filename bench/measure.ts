@@ -1,21 +1,54 @@
 /** Timing, statistics and child-process helpers shared by the benchmarks. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
-/** One timed run: wall time and this process's CPU time, in milliseconds. */
+/**
+ * One timed run, in milliseconds: wall time, this process's CPU time and, when measured, the CPU time
+ * of the server process it talked to (every thread of it).
+ */
 export interface Sample {
   wallMs: number;
   cpuMs: number;
+  serverCpuMs?: number;
 }
 
-/** Runs `fn` once and measures it. */
-export async function timed(fn: () => Promise<unknown>): Promise<Sample> {
+/** Runs `fn` once and measures it; `serverCpu` reads the server's CPU time so far (ms). */
+export async function timed(
+  fn: () => Promise<unknown>,
+  serverCpu?: () => number | undefined,
+): Promise<Sample> {
+  const server = serverCpu?.();
   const cpu = process.cpuUsage();
   const start = performance.now();
   await fn();
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { wallMs, cpuMs: (used.user + used.system) / 1000 };
+  const serverAfter = server === undefined ? undefined : serverCpu?.();
+  const sample: Sample = { wallMs, cpuMs: (used.user + used.system) / 1000 };
+  if (server !== undefined && serverAfter !== undefined) sample.serverCpuMs = serverAfter - server;
+  return sample;
+}
+
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU time (user and system, every thread) a process has used so far, in ms, from Linux's
+ * `/proc/<pid>/stat` (counted in clock ticks, 10 ms on most systems); undefined where that is not
+ * available.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, inside parentheses): state is the 3rd
+    // field, utime the 14th and stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Median of a non-empty list. */
@@ -36,7 +69,7 @@ export function median(values: readonly number[]): number {
 export async function interleave(
   rounds: number,
   contenders: Record<string, () => Promise<unknown>>,
-  { slices = 1 }: { slices?: number } = {},
+  { slices = 1, serverCpu }: { slices?: number; serverCpu?: (() => number | undefined) | undefined } = {},
 ): Promise<Record<string, Sample[]>> {
   const samples: Record<string, Sample[]> = {};
   for (const [name, fn] of Object.entries(contenders)) {
@@ -47,9 +80,9 @@ export async function interleave(
     const round: Record<string, Sample> = {};
     for (let s = 0; s < slices; s++) {
       for (const [name, fn] of Object.entries(contenders)) {
-        const sample = await timed(fn);
+        const sample = await timed(fn, serverCpu);
         const sum = round[name];
-        round[name] = sum ? { wallMs: sum.wallMs + sample.wallMs, cpuMs: sum.cpuMs + sample.cpuMs } : sample;
+        round[name] = sum ? addSamples(sum, sample) : sample;
       }
     }
     for (const [name, sample] of Object.entries(round)) samples[name]?.push(sample);
@@ -57,9 +90,22 @@ export async function interleave(
   return samples;
 }
 
-/** Median wall and CPU time of samples. */
-export function summarize(samples: readonly Sample[]): { wallMs: number; cpuMs: number } {
-  return { wallMs: median(samples.map((s) => s.wallMs)), cpuMs: median(samples.map((s) => s.cpuMs)) };
+function addSamples(a: Sample, b: Sample): Sample {
+  const sum: Sample = { wallMs: a.wallMs + b.wallMs, cpuMs: a.cpuMs + b.cpuMs };
+  if (a.serverCpuMs !== undefined && b.serverCpuMs !== undefined)
+    sum.serverCpuMs = a.serverCpuMs + b.serverCpuMs;
+  return sum;
+}
+
+/** Median wall and CPU times of samples (the server's where every sample has it). */
+export function summarize(samples: readonly Sample[]): Sample {
+  const summary: Sample = {
+    wallMs: median(samples.map((s) => s.wallMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
+  };
+  const server = samples.map((s) => s.serverCpuMs);
+  if (server.length > 0 && server.every((ms) => ms !== undefined)) summary.serverCpuMs = median(server);
+  return summary;
 }
 
 /** A child process that printed a JSON line when ready. */
@@ -68,6 +114,8 @@ export interface Child<T> {
   readonly ready: T;
   /** Peak resident set size of the child so far, in MiB (Linux `VmHWM`). */
   peakRssMiB(): Promise<number | undefined>;
+  /** CPU time the child has used so far, in ms (see {@link processCpuMs}). */
+  cpuMs(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -85,6 +133,7 @@ export async function spawnReady<T>(script: string, args: readonly string[]): Pr
     process: child,
     ready,
     peakRssMiB: () => peakRss(child.pid),
+    cpuMs: () => processCpuMs(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
