@@ -126,8 +126,8 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
 
   const rangeStart = (chunks[0] as DateRangeChunk)[0];
   const rangeEnd = (chunks[chunks.length - 1] as DateRangeChunk)[1];
-  // The bars each chunk answered (inside the requested range), merged once every chunk is in.
-  const received: (readonly FullRangeBar[] | undefined)[] = new Array(chunks.length);
+  // The bars each chunk answered inside the requested range, merged once every chunk is in.
+  const received: (ChunkBars | undefined)[] = new Array(chunks.length);
   let barsOwned = 0;
   let chunksDone = 0;
 
@@ -166,21 +166,25 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     : undefined;
 
   const keep = (bars: readonly FullRangeBar[], index: number, lo: number, hi: number) => {
-    const inRange: FullRangeBar[] = [];
-    const owned: number[] = [];
+    let own: FullRangeBar[] = [];
+    const strays: FullRangeBar[] = [];
     let malformed = 0;
+    let increasing = true;
+    let last = Number.NEGATIVE_INFINITY;
     for (const bar of bars) {
       const t = bar?.t;
       if (typeof t !== 'number' || !Number.isFinite(t)) malformed++;
-      else if (t >= rangeStart && t < rangeEnd) {
-        inRange.push(bar);
-        if (t >= lo && t < hi) owned.push(t);
-      }
+      else if (t >= lo && t < hi) {
+        if (t <= last) increasing = false;
+        last = t;
+        own.push(bar);
+      } else if (t >= rangeStart && t < rangeEnd) strays.push(bar);
     }
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
-    received[index] = inRange;
+    if (!increasing) own = firstOfEachT(own);
+    received[index] = { own, strays };
     // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
-    barsOwned += distinctCount(owned);
+    barsOwned += own.length;
   };
 
   const schedule = async () => {
@@ -226,48 +230,46 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     unsubscribe?.();
   }
 
-  const bars = mergeChunks(chunks, received);
+  const bars = mergeChunks(received);
   req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: bars.length });
   return req.sort === 'desc' ? bars.reverse() : bars;
 }
 
+/** A chunk's bars inside the requested range, split by whether their `t` is in the chunk's own range. */
+interface ChunkBars {
+  /** At `t`s of the chunk's own range: ascending, each `t` once (the first the chunk answered). */
+  own: readonly FullRangeBar[];
+  /** Elsewhere in the requested range (a week or month window that starts before the chunk), as answered. */
+  strays: readonly FullRangeBar[];
+}
+
 /**
  * The bars of every chunk in one ascending list, each `t` once. A chunk owns the `t`s of its own range:
- * its bars there come first (the first of equal `t`s within it), in chunk order, which is already the
- * order of `t` since the ranges follow each other. A bar a chunk answered outside its range (a week or
- * month window that starts before it) fills a `t` no chunk owns a bar at, the earliest chunk's first.
+ * its bars there come first, in chunk order, which is already the order of `t` since the ranges follow
+ * each other. A stray bar fills a `t` no chunk owns a bar at, the earliest chunk's first.
  */
-function mergeChunks(
-  chunks: readonly DateRangeChunk[],
-  received: readonly (readonly FullRangeBar[] | undefined)[],
-): FullRangeBar[] {
+function mergeChunks(received: readonly (ChunkBars | undefined)[]): FullRangeBar[] {
   const out: FullRangeBar[] = [];
-  const strays: FullRangeBar[] = [];
-  chunks.forEach(([lo, hi], index) => {
-    const own: FullRangeBar[] = [];
-    for (const bar of received[index] ?? []) (bar.t >= lo && bar.t < hi ? own : strays).push(bar);
-    if (!ascending(own)) own.sort((a, b) => a.t - b.t);
-    for (const bar of own)
-      if (out.length === 0 || bar.t > (out[out.length - 1] as FullRangeBar).t) out.push(bar);
-  });
-  if (strays.length === 0) return out;
+  for (const chunk of received) if (chunk) for (const bar of chunk.own) out.push(bar);
+  if (!received.some((chunk) => chunk && chunk.strays.length > 0)) return out;
   const taken = new Set(out.map((bar) => bar.t));
-  for (const bar of strays) {
-    if (taken.has(bar.t)) continue;
-    taken.add(bar.t);
-    out.push(bar);
+  for (const chunk of received) {
+    for (const bar of chunk?.strays ?? []) {
+      if (taken.has(bar.t)) continue;
+      taken.add(bar.t);
+      out.push(bar);
+    }
   }
   return out.sort((a, b) => a.t - b.t);
 }
 
-/** Number of distinct values. */
-function distinctCount(values: number[]): number {
-  if (!values.every((v, i) => i === 0 || (values[i - 1] as number) < v)) return new Set(values).size;
-  return values.length;
+/** `bars` ordered by `t` (a stable sort), keeping the first bar of each `t`. */
+function firstOfEachT(bars: readonly FullRangeBar[]): FullRangeBar[] {
+  const out: FullRangeBar[] = [];
+  for (const bar of [...bars].sort((a, b) => a.t - b.t))
+    if (out.length === 0 || bar.t > (out[out.length - 1] as FullRangeBar).t) out.push(bar);
+  return out;
 }
-
-const ascending = (bars: readonly FullRangeBar[]) =>
-  bars.every((bar, i) => i === 0 || (bars[i - 1] as FullRangeBar).t <= bar.t);
 
 /** Validates the request and splits its range, oldest chunk first. */
 function planChunks(req: FullRangeRequest): DateRangeChunk[] {
