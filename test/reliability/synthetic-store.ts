@@ -34,6 +34,8 @@ export function sessionStarts(from: string, to: string): number[] {
 /**
  * Writes the synthetic minute bars of [from, to] for `ticker` into `store` and returns how many.
  * Prices follow a deterministic function of the bar index, so two stores built alike are identical.
+ * Rows are stored in time order, as an ingest of day files appends them, so that the table's per-row-
+ * group ranges of `t` let a query skip the row groups outside its range.
  */
 export async function writeSyntheticMinuteBars(
   store: Store,
@@ -52,7 +54,8 @@ export async function writeSyntheticMinuteBars(
             round(p + ((k % 3) - 1) / 200, 4), 1 + (k * 104729) % 90
      FROM (SELECT t0, m, d * ${MINUTES_PER_DAY} + m AS k,
                   100 + 10 * sin((d * ${MINUTES_PER_DAY} + m) / 5000.0) + ((d * ${MINUTES_PER_DAY} + m) * 31 % 97) / 100.0 AS p
-           FROM synth_days, range(${MINUTES_PER_DAY}) r(m))`,
+           FROM synth_days, range(${MINUTES_PER_DAY}) r(m))
+     ORDER BY t`,
     [ticker],
   );
   await store.run('DROP TABLE synth_days');
