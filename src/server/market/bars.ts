@@ -226,18 +226,41 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       ? (w: number) => localToUtc(segments, w * size)
       : (w: number) => localMidnight(tz, periodStartDay(q.timespan, w));
 
+  // A page reads only the days its limit can reach: a span of whole local days from the start of the
+  // range (its end, descending), grown until it holds one base aggregate past the limit or covers the
+  // range. Whole days hold whole base aggregates and the per-day choice of source sees whole days.
+  const firstDay = localDay(segments, rangeStart);
+  const days = localDay(segments, rangeEnd - 1) - firstDay + 1;
+  const spanOf = (spanDays: number): [number, number] =>
+    spanDays >= days
+      ? [rangeStart, rangeEnd]
+      : q.sort === 'desc'
+        ? [Math.max(rangeStart, localToUtc(segments, (firstDay + days - spanDays) * DAY_MS)), rangeEnd]
+        : [rangeStart, Math.min(rangeEnd, localToUtc(segments, (firstDay + spanDays) * DAY_MS))];
   let scan = q.limit;
+  let spanDays = await firstSpanDays(store, q.ticker, only, barKinds, [rangeStart, rangeEnd], {
+    days,
+    baseMs,
+    rows: scan + 1,
+  });
   for (;;) {
+    const [lo, hi] = spanOf(spanDays);
     const base = await store.columns<BaseRow>(sql, [
       q.ticker,
-      BigInt(rangeStart) * 1_000_000n,
-      BigInt(rangeEnd) * 1_000_000n,
-      BigInt(rangeStart),
-      BigInt(rangeEnd),
+      BigInt(lo) * 1_000_000n,
+      BigInt(hi) * 1_000_000n,
+      BigInt(lo),
+      BigInt(hi),
       BigInt(scan + 1),
     ]);
     // One row past the limit tells whether there is a next page, and where it starts.
     const cut = base.bkey.length > scan;
+    if (!cut && spanDays < days) {
+      // The span ran out before the limit did: widen it by what its density says is missing.
+      const wanted = Math.ceil((spanDays * SPAN_MARGIN * (scan + 1)) / Math.max(1, base.bkey.length));
+      spanDays = Math.min(days, Math.max(2 * spanDays, wanted));
+      continue;
+    }
     const runs = windowRuns(base.bkey, cut ? scan : base.bkey.length, windowOf);
     if (!cut) return page(base, runs, windowStart);
     const extraWindow = windowOf(base.bkey[scan] as number);
@@ -259,6 +282,44 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
 }
 
 const HOUR_MS = 3_600_000;
+
+/** How much more than its share of the range's rows a page's first span takes (and a widened span). */
+const SPAN_MARGIN = 1.25;
+
+/**
+ * The whole local days (of `days`) a page's first query reads. The whole range when it cannot hold
+ * more than a few pages' worth of base aggregates (`baseMs` each, at most) or holds few enough rows of
+ * the sources that answer; else the share of its days that, at the range's mean density of rows, holds
+ * `rows` of them, with a margin. A base aggregate holds at least one row, so the span is never larger
+ * than the page needs at that density; a query that falls short widens it.
+ */
+async function firstSpanDays(
+  store: Store,
+  ticker: string,
+  only: 'ticks' | 'bars' | 'both',
+  barKinds: readonly string[],
+  [start, end]: [number, number],
+  { days, baseMs, rows }: { days: number; baseMs: number; rows: number },
+): Promise<number> {
+  if (days <= 2 || days * Math.ceil(DAY_MS / baseMs) <= 4 * rows) return days;
+  const ns = [BigInt(start) * 1_000_000n, BigInt(end) * 1_000_000n];
+  const ms = [BigInt(start), BigInt(end)];
+  const ticks =
+    'SELECT count(*) FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3';
+  const bars = (p: number) =>
+    `SELECT count(*) FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
+        AND t >= $${p} AND t < $${p + 1}`;
+  const [sql, params] =
+    only === 'ticks'
+      ? [ticks, ns]
+      : only === 'bars'
+        ? [bars(2), ms]
+        : [`SELECT (${ticks}) + (${bars(4)})`, [...ns, ...ms]];
+  const c = await store.columns<{ n: number }>(`SELECT (${sql})::DOUBLE AS n`, [ticker, ...params]);
+  const stored = c.n[0] ?? 0;
+  if (stored < rows) return days;
+  return Math.min(days, Math.max(1, Math.ceil((days * SPAN_MARGIN * rows) / stored)));
+}
 
 /** The UTC hours (Unix ms ÷ 1 hour) holding a trade of `ticker`, ascending (kept: `storeFact`). */
 function tickHours(store: Store, ticker: string): Promise<readonly number[]> {

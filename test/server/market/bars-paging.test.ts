@@ -1,0 +1,138 @@
+/**
+ * Paging aggregate bars: a page reads only the days its limit can reach (queryBars' span), yet the
+ * pages of any query, followed to the end, join up to its unpaged answer, each page holding at most
+ * `limit` base aggregates, and all but the last holding as many as the limit allows.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { type Bar, type BarQuery, queryBars } from '../../../src/server/market/bars.js';
+import { Store } from '../../../src/server/store/store.js';
+import { writeSyntheticMinuteBars } from '../../reliability/synthetic-store.js';
+import { hasShared, leanDir } from '../../support/shared.js';
+import { fixtureStorePath } from '../app-fixture.js';
+
+const DAY = 86_400_000;
+const MONDAY = Date.parse('2013-10-07T04:00:00Z');
+const UNPAGED = 1_000_000_000;
+
+/** Every page of `q`, following `nextFromMs` (ascending) or `nextToMs` (descending) to the end. */
+async function walk(store: Store, q: BarQuery): Promise<{ bars: Bar[]; counts: number[] }> {
+  const bars: Bar[] = [];
+  const counts: number[] = [];
+  let page = q;
+  for (let i = 0; ; i++) {
+    assert.ok(i < 10_000, 'the pages end');
+    const p = await queryBars(store, page);
+    bars.push(...p.bars);
+    counts.push(p.queryCount);
+    if (p.nextFromMs !== undefined) page = { ...page, fromMs: p.nextFromMs };
+    else if (p.nextToMs !== undefined) page = { ...page, toMs: p.nextToMs };
+    else return { bars, counts };
+  }
+}
+
+/** Bars equal but for the last bits of `vw`, a float sum DuckDB adds up in no fixed order. */
+function assertSameBars(actual: readonly Bar[], expected: readonly Bar[]): void {
+  const exact = (bars: readonly Bar[]) => bars.map(({ vw: _, ...bar }) => bar);
+  assert.deepEqual(exact(actual), exact(expected));
+  actual.forEach((bar, i) => {
+    const other = expected[i]?.vw;
+    if (bar.vw === undefined || other === undefined) assert.equal(bar.vw, other);
+    else assert.ok(Math.abs(bar.vw - other) <= 1e-9 * Math.abs(other), `vw ${bar.vw} vs ${other}`);
+  });
+}
+
+/**
+ * The pages of `q` join up to its unpaged answer; each holds at most `limit` base aggregates and, but
+ * for the last, more than `limit` less the most one window can hold (else the next window would fit).
+ */
+async function assertPagesJoin(store: Store, q: BarQuery, perWindow: number): Promise<number> {
+  const whole = await queryBars(store, { ...q, limit: UNPAGED });
+  const paged = await walk(store, q);
+  assertSameBars(paged.bars, whole.bars);
+  paged.counts.forEach((count, i) => {
+    assert.ok(count <= q.limit, `page ${i} holds ${count} > ${q.limit} base aggregates`);
+    if (i < paged.counts.length - 1)
+      assert.ok(count > q.limit - perWindow, `page ${i} holds only ${count} of ${q.limit}`);
+  });
+  return paged.counts.length;
+}
+
+const WINDOW_BASES: Record<string, number> = { second: 1, minute: 1, hour: 60 };
+
+describe('paged aggregate bars join up to the unpaged answer', () => {
+  let store: Store | undefined;
+  before(async () => {
+    if (existsSync(leanDir)) store = await Store.open(await fixtureStorePath(), { readOnly: true });
+  });
+  after(() => store?.close());
+
+  // The real data: SPY and IBM ticks and minute bars around 2013-10-07 (days with ticks, days with bars,
+  // weekends with neither), bitcoin's second and minute bars, the S&P 500's hour and minute bars.
+  for (const [label, tickers, startMs] of [
+    ['stocks with ticks and bars', ['SPY', 'IBM'], MONDAY - 4 * DAY],
+    ['second and minute bars', ['X:BTCUSD'], Date.parse('2016-10-05T00:00:00Z')],
+    ['hour and minute bars', ['I:SPX'], Date.parse('2021-01-02T05:00:00Z')],
+  ] as const) {
+    test(`any query, any limit: ${label}`, async (t) => {
+      if (!hasShared(t, leanDir) || !store) return;
+      const query = fc.record({
+        ticker: fc.constantFrom(...tickers),
+        multiplier: fc.constantFrom(1, 5, 30),
+        timespan: fc.constantFrom('second', 'minute', 'hour'),
+        fromMs: fc.integer({ min: 0, max: 3 * 24 * 60 }).map((m) => startMs + m * 60_000),
+        spanMinutes: fc.integer({ min: 1, max: 8 * 24 * 60 }),
+        adjusted: fc.boolean(),
+        sort: fc.constantFrom('asc', 'desc'),
+        // A share of the unpaged answer's base aggregates: a few pages to a few dozen.
+        pages: fc.integer({ min: 2, max: 30 }),
+      });
+      await fc.assert(
+        fc.asyncProperty(query, async ({ spanMinutes, pages, ...rest }) => {
+          const unpaged = { ...rest, toMs: rest.fromMs + spanMinutes * 60_000, limit: UNPAGED } as BarQuery;
+          const { queryCount } = await queryBars(store as Store, unpaged);
+          const q = { ...unpaged, limit: Math.max(1, Math.ceil(queryCount / pages)) };
+          const perWindow = (WINDOW_BASES[q.timespan] as number) * q.multiplier;
+          // A window larger than the limit is scanned whole: such pages are not full pages.
+          if (perWindow >= q.limit) return;
+          await assertPagesJoin(store as Store, q, perWindow);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+});
+
+describe('paging a year of minute bars', () => {
+  let store: Store;
+  let written = 0;
+  before(async () => {
+    store = await Store.open(':memory:');
+    written = await writeSyntheticMinuteBars(store, '2023-01-02', '2023-12-29');
+  });
+  after(() => store.close());
+
+  test('every limit and both orders give the whole year, page after full page', async () => {
+    const fromMs = Date.parse('2023-01-01T05:00:00Z');
+    const toMs = Date.parse('2024-01-01T04:59:59.999Z');
+    for (const limit of [5000, 50_000]) {
+      for (const sort of ['asc', 'desc'] as const) {
+        const q: BarQuery = {
+          ticker: 'SYNTH',
+          multiplier: 1,
+          timespan: 'minute',
+          fromMs,
+          toMs,
+          adjusted: true,
+          sort,
+          limit,
+        };
+        const pages = await assertPagesJoin(store, q, 1);
+        assert.equal(written, 260 * 960); // 260 weekdays of 960 minutes
+        assert.equal(pages, Math.ceil(written / limit));
+      }
+    }
+  });
+});
