@@ -287,11 +287,11 @@ const HOUR_MS = 3_600_000;
 const SPAN_MARGIN = 1.25;
 
 /**
- * The whole local days (of `days`) a page's first query reads. The whole range when it cannot hold
- * more than a few pages' worth of base aggregates (`baseMs` each, at most) or holds few enough rows of
- * the sources that answer; else the share of its days that, at the range's mean density of rows, holds
- * `rows` of them, with a margin. A base aggregate holds at least one row, so the span is never larger
- * than the page needs at that density; a query that falls short widens it.
+ * The whole local days (of `days`) a page's first query reads: all of them when the range cannot hold
+ * more than four pages' worth of base aggregates (`baseMs` long) or holds fewer than `rows` rows of
+ * the sources that answer; else the share of its days that holds `rows` rows at the range's mean
+ * density, with a margin. A base aggregate is made of one row or more, so at that density the share
+ * holds `rows` base aggregates at most; a query that finds too few widens its span.
  */
 async function firstSpanDays(
   store: Store,
