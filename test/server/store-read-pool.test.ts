@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Store } from '../../src/server/store/store.js';
+import { withStoreFile } from '../support/store.js';
 
 describe('Store: reads of a read-only store on several connections', () => {
   it('answers many concurrent reads correctly, survives failing ones, and closes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mdq-pool-'));
-    try {
-      const path = join(dir, 'db.duckdb');
+    await withStoreFile(async (path) => {
       const writer = await Store.open(path);
       await writer.run(
         `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size)
@@ -58,8 +54,6 @@ describe('Store: reads of a read-only store on several connections', () => {
           reader.close();
         }
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Store } from '../../src/server/store/store.js';
@@ -22,4 +24,14 @@ export async function openTestStore(t: TestContext): Promise<Store | undefined> 
     return undefined;
   }
   return Store.open(testStorePath, { readOnly: true });
+}
+
+/** Runs `fn` with the path of a store file (not yet created) in a fresh folder, removed afterwards. */
+export async function withStoreFile<T>(fn: (path: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'mdq-store-'));
+  try {
+    return await fn(join(dir, 'db.duckdb'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

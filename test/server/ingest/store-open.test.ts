@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { defaultDbPath } from '../../../src/server/store/default-db-path.js';
 import { Store } from '../../../src/server/store/store.js';
+import { withStoreFile } from '../../support/store.js';
 
 describe('Store.open and defaultDbPath', () => {
   it('opens read-only after a writer closed, and refuses writes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mdq-ro-'));
-    try {
-      const path = join(dir, 'db.duckdb');
+    await withStoreFile(async (path) => {
       const writer = await Store.open(path);
       await writer.run("INSERT INTO tickers (ticker, market, locale) VALUES ('SPY', 'stocks', 'us')");
       writer.close();
@@ -24,10 +22,8 @@ describe('Store.open and defaultDbPath', () => {
       } finally {
         reader.close();
       }
-      await assert.rejects(Store.open(join(dir, 'missing.duckdb'), { readOnly: true }));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      await assert.rejects(Store.open(join(dirname(path), 'missing.duckdb'), { readOnly: true }));
+    });
   });
 
   it('defaultDbPath: MDQ_DB, then XDG_DATA_HOME, then ~/.local/share', () => {

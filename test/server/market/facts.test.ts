@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { storeFact } from '../../../src/server/market/facts.js';
 import { splitSteps } from '../../../src/server/market/splits.js';
 import { Store } from '../../../src/server/store/store.js';
+import { withStoreFile } from '../../support/store.js';
 
 describe('storeFact', () => {
   test('a read-only store computes each fact once; a writable one each time; failures are not kept', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mdq-facts-'));
-    try {
-      const path = join(dir, 'db.duckdb');
+    await withStoreFile(async (path) => {
       const writable = await Store.open(path);
       await writable.run("INSERT INTO splits VALUES ('ABC', DATE '2020-06-03', 1, 4)");
       let runs = 0;
@@ -48,8 +44,6 @@ describe('storeFact', () => {
       } finally {
         readOnly.close();
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
