@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DuckDBConnection } from '@duckdb/node-api';
 import { Store } from '../../src/server/store/store.js';
 import { withStoreFile } from '../support/store.js';
 
@@ -53,6 +54,79 @@ describe('Store: reads of a read-only store on several connections', () => {
         } finally {
           reader.close();
         }
+      }
+    });
+  });
+});
+
+describe('Store: statements a read-only store keeps prepared', () => {
+  it('prepares a query once per connection and answers each call with its own parameters', async () => {
+    await withStoreFile(async (path) => {
+      const writer = await Store.open(path);
+      await writer.run(
+        `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size)
+         SELECT 'T' || (i % 3), i, i, i / 4, 1 FROM range(300) r(i)`,
+      );
+      writer.close();
+      const prepare = DuckDBConnection.prototype.prepare;
+      const prepared: string[] = [];
+      DuckDBConnection.prototype.prepare = function (sql: string) {
+        prepared.push(sql);
+        return prepare.call(this, sql);
+      };
+      const reader = await Store.open(path, { readOnly: true, readConnections: 1 });
+      try {
+        const sql =
+          'SELECT count(*)::INTEGER AS n, max(price) AS p FROM trades WHERE ticker = $1 AND price < $2';
+        const count = async (ticker: string, below: number) =>
+          (await reader.all<{ n: number; p: number | null }>(sql, [ticker, below]))[0];
+        prepared.length = 0;
+        // Computed here: T0 has i = 0, 3, …, 297 at price i / 4.
+        assert.deepEqual(await count('T0', 10), { n: 14, p: 9.75 });
+        assert.deepEqual(await count('T1', 0.5), { n: 1, p: 0.25 });
+        // A number beyond the int64 range binds as DOUBLE to the same statement.
+        assert.deepEqual(await count('T2', 1e20), { n: 100, p: 74.75 });
+        assert.deepEqual(await count('T9', 10), { n: 0, p: null });
+        assert.deepEqual(prepared, [sql]);
+
+        // A query that fails, and SQL that does not prepare as one statement, leave it working.
+        await assert.rejects(reader.all('SELECT * FROM no_such_table'));
+        assert.deepEqual(await reader.all('SELECT 1 AS a; SELECT 2 AS b'), [{ b: 2 }]);
+        assert.deepEqual(await count('T0', 1), { n: 2, p: 0.75 });
+
+        // More distinct queries than are kept: the oldest are let go and prepared again when asked.
+        for (let i = 0; i < 100; i++) {
+          assert.deepEqual(await reader.all(`SELECT ${i}::INTEGER AS i, $1::VARCHAR AS s`, ['x']), [
+            { i, s: 'x' },
+          ]);
+        }
+        prepared.length = 0;
+        assert.deepEqual(await count('T1', 1.5), { n: 2, p: 1 });
+        assert.deepEqual(prepared, [sql]);
+      } finally {
+        DuckDBConnection.prototype.prepare = prepare;
+        reader.close();
+      }
+    });
+  });
+
+  it("a writable store's reads see its own writes, and tables it replaced", async () => {
+    await withStoreFile(async (path) => {
+      const store = await Store.open(path);
+      try {
+        const sql = 'SELECT count(*)::INTEGER AS n FROM trades WHERE ticker = $1';
+        assert.deepEqual(await store.all(sql, ['A']), [{ n: 0 }]);
+        await store.run(
+          "INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size) VALUES ('A', 1, 1, 1, 1)",
+        );
+        assert.deepEqual(await store.all(sql, ['A']), [{ n: 1 }]);
+        await store.run('CREATE TABLE scratch AS SELECT 1 AS x');
+        assert.deepEqual(await store.all('SELECT * FROM scratch'), [{ x: 1 }]);
+        await store.run('DROP TABLE scratch');
+        await store.run("CREATE TABLE scratch AS SELECT 'a' AS y");
+        assert.deepEqual(await store.all('SELECT * FROM scratch'), [{ y: 'a' }]);
+      } finally {
+        store.close();
       }
     });
   });

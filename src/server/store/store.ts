@@ -4,6 +4,7 @@ import {
   DOUBLE,
   type DuckDBConnection,
   DuckDBInstance,
+  type DuckDBPreparedStatement,
   type DuckDBResultReader,
   type DuckDBType,
   type DuckDBValue,
@@ -44,6 +45,8 @@ export class Store {
   private readonly waiting: ((conn: DuckDBConnection) => void)[] = [];
   /** Every connection to close, the main one first. */
   private readonly connections: DuckDBConnection[];
+  /** Statements prepared on each read connection, by SQL text, least recently used first. */
+  private readonly prepared = new Map<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -142,25 +145,62 @@ export class Store {
     });
   }
 
-  /** Runs a read on a free connection (on the main one for a writable store). */
+  /** Runs a read on a free connection, with its statement kept prepared (on the main one, prepared afresh, for a writable store). */
   private async read<R>(
     sql: string,
     params: readonly SqlValue[],
     take: (reader: DuckDBResultReader) => R,
   ): Promise<R> {
     const types = bindTypes(params);
-    if (this.connections.length === 1) {
+    if (!this.readOnly) {
       return take(await this.conn.runAndReadAll(sql, params as SqlValue[], types));
     }
     const conn =
       this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
     try {
-      return take(await conn.runAndReadAll(sql, params as SqlValue[], types));
+      const statement = await this.statement(conn, sql);
+      if (!statement) return take(await conn.runAndReadAll(sql, params as SqlValue[], types));
+      statement.clearBindings();
+      if (params.length > 0) statement.bind(params as SqlValue[], types);
+      return take(await statement.runAndReadAll());
     } finally {
       const next = this.waiting.shift();
       if (next) next(conn);
       else this.idle.push(conn);
     }
+  }
+
+  /**
+   * The statement for `sql` prepared on `conn` (a read connection), prepared on first use and kept:
+   * a read-only store's catalog cannot change, and a repeated query then skips parsing and planning
+   * (a third of a small query's time). Undefined for SQL that does not prepare as one statement, which
+   * then runs as before.
+   */
+  private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
+    let kept = this.prepared.get(conn);
+    if (!kept) {
+      kept = new Map();
+      this.prepared.set(conn, kept);
+    }
+    const known = kept.get(sql);
+    if (known) {
+      kept.delete(sql);
+      kept.set(sql, known);
+      return known;
+    }
+    let statement: DuckDBPreparedStatement;
+    try {
+      statement = await conn.prepare(sql);
+    } catch {
+      return undefined;
+    }
+    kept.set(sql, statement);
+    if (kept.size > PREPARED_PER_CONNECTION) {
+      const [oldest, old] = kept.entries().next().value as [string, DuckDBPreparedStatement];
+      kept.delete(oldest);
+      old.destroySync();
+    }
+    return statement;
   }
 
   /** Runs a statement. */
@@ -188,10 +228,15 @@ export class Store {
 
   /** Closes the connections and the database. */
   close(): void {
+    for (const kept of this.prepared.values()) for (const statement of kept.values()) statement.destroySync();
+    this.prepared.clear();
     for (const c of this.connections) c.closeSync();
     this.instance.closeSync();
   }
 }
+
+/** Statements kept per read connection (see `Store.statement`): routes run a few dozen distinct queries. */
+const PREPARED_PER_CONNECTION = 64;
 
 /**
  * Types for binding `params`. DuckDB binds a whole JS number as BIGINT, so one beyond the int64 range
