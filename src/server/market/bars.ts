@@ -160,10 +160,19 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   const rank = (s: SourceKind) => sources.indexOf(s);
   const barKinds = sources.filter((s) => s !== 'trades');
   // With a single source, every day takes its base aggregates from it: no choice to make per day.
-  const singleSource =
-    only === 'ticks' ||
-    (only === 'bars' &&
-      (await storedKinds(store, q.ticker))?.filter((k) => (barKinds as string[]).includes(k)).length === 1);
+  const kinds =
+    only === 'bars'
+      ? (await storedKinds(store, q.ticker))?.filter((k) => (barKinds as string[]).includes(k))
+      : undefined;
+  const singleSource = only === 'ticks' || kinds?.length === 1;
+  // Bars stored at the base resolution, each at the start of its second or minute, are base aggregates
+  // already (ingest keeps one bar per ticker, resolution and t): the query passes them through.
+  const baseKind = q.timespan === 'second' ? 'second' : 'minute';
+  const asStored =
+    intraday &&
+    kinds?.length === 1 &&
+    kinds[0] === baseKind &&
+    (await barsOnTheirStarts(store, q.ticker, baseKind, baseMs));
   const keyOf = (column: string, scale: number) =>
     utcKeys
       ? `${column} // ${BigInt(baseMs) * BigInt(scale)}`
@@ -192,14 +201,22 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
              count(*)::DOUBLE AS n, TRUE AS alln, TRUE AS real
         FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
        GROUP BY bkey),
-    stored AS (
+    stored AS (${
+      asStored
+        ? `
+      SELECT ${rank(baseKind)} AS rk, ${keyOf('t', 1)} AS bkey, o, h, l, c, v,
+             coalesce(vw, (h + l + c) / 3) * v AS pv, n::DOUBLE AS n, n IS NOT NULL AS alln,
+             vw IS NOT NULL AS real
+        FROM bars WHERE ticker = $1 AND resolution = '${baseKind}' AND t >= $4 AND t < $5`
+        : `
       SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
              ${keyOf('t', 1)} AS bkey, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c,
              sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
              count(n) = count(*) AS alln, bool_and(vw IS NOT NULL) AS real
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
          AND t >= $4 AND t < $5
-       GROUP BY rk, bkey),
+       GROUP BY rk, bkey`
+    }),
     base AS (SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM ${source}),
     chosen AS (SELECT * FROM base ${singleSource ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
     ${
@@ -344,6 +361,20 @@ async function storedKinds(store: Store, ticker: string): Promise<readonly strin
       [ticker],
     );
     return c.resolution;
+  });
+}
+
+/**
+ * Whether every `resolution` bar of `ticker` starts on a multiple of `ms` (a second or a minute), so
+ * that each is its own base aggregate; kept for a read-only store (`storeFact`).
+ */
+function barsOnTheirStarts(store: Store, ticker: string, resolution: string, ms: number): Promise<boolean> {
+  return storeFact(store, `${resolution} bars on their starts ${ticker}`, async () => {
+    const c = await store.columns<{ ok: boolean }>(
+      'SELECT coalesce(bool_and(t % $2 = 0), TRUE) AS ok FROM bars WHERE ticker = $1 AND resolution = $3',
+      [ticker, BigInt(ms), resolution],
+    );
+    return c.ok[0] === true;
   });
 }
 

@@ -6,6 +6,7 @@ import { type BarQuery, queryBars, tickCoverage } from '../../../src/server/mark
 import { offsetSegments } from '../../../src/server/market/time-zone.js';
 import { Store } from '../../../src/server/store/store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
+import { withStoreFile } from '../../support/store.js';
 import { fixtureStorePath } from '../app-fixture.js';
 
 const NEW_YORK = 'America/New_York';
@@ -105,4 +106,57 @@ describe('queryBars on a read-only store skips sources it knows cannot answer', 
       );
     });
   }
+});
+
+describe('queryBars passes bars stored at the base resolution through only when each is on its start', () => {
+  test('a minute bar off the start of its minute is combined with the others of that minute', async () => {
+    await withStoreFile(async (path) => {
+      const writer = await Store.open(path);
+      const at = (hhmmss: string) => Date.parse(`2024-03-04T${hhmmss}Z`);
+      // EVEN: one bar per minute, each on its start. ODD: the same, plus a bar at 15:00:30.
+      for (const [ticker, times] of [
+        ['EVEN', ['15:00:00', '15:01:00', '15:02:00']],
+        ['ODD', ['15:00:00', '15:00:30', '15:01:00', '15:02:00']],
+      ] as const) {
+        for (const [i, time] of times.entries()) {
+          await writer.run(
+            `INSERT INTO bars VALUES ($1, 'minute', $2, $3, $3 + 1, $3 - 1, $3 + 0.5, 100, NULL, 10)`,
+            [ticker, BigInt(at(time)), 10 + i],
+          );
+        }
+      }
+      writer.close();
+      const store = await Store.open(path, { readOnly: true });
+      try {
+        const query = (ticker: string): BarQuery => ({
+          ticker,
+          multiplier: 1,
+          timespan: 'minute',
+          fromMs: at('14:00:00'),
+          toMs: at('16:00:00'),
+          adjusted: true,
+          sort: 'asc',
+          limit: 50_000,
+        });
+        for (const ticker of ['EVEN', 'ODD']) {
+          assert.deepEqual(
+            await queryBars(store, query(ticker)),
+            await queryBars(writable(store), query(ticker)),
+          );
+        }
+        const odd = await queryBars(store, query('ODD'));
+        assert.deepEqual(
+          odd.bars.map((b) => [b.t, b.o, b.c, b.v, b.n]),
+          [
+            [at('15:00:00'), 10, 11.5, 200, 20],
+            [at('15:01:00'), 12, 12.5, 100, 10],
+            [at('15:02:00'), 13, 13.5, 100, 10],
+          ],
+        );
+        assert.equal(odd.queryCount, 3);
+      } finally {
+        store.close();
+      }
+    });
+  });
 });
