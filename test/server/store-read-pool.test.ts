@@ -4,15 +4,20 @@ import { DuckDBConnection } from '@duckdb/node-api';
 import { Store } from '../../src/server/store/store.js';
 import { withStoreFile } from '../support/store.js';
 
+/** Writes `rows` trades at `path`: trade i of ticker 'T' + (i % tickers), at time i, price i / `per`. */
+async function writeTrades(path: string, rows: number, tickers: number, per: number): Promise<void> {
+  const writer = await Store.open(path);
+  await writer.run(
+    `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size)
+     SELECT 'T' || (i % ${tickers}), i, i, i / ${per}, 1 FROM range(${rows}) r(i)`,
+  );
+  writer.close();
+}
+
 describe('Store: reads of a read-only store on several connections', () => {
   it('answers many concurrent reads correctly, survives failing ones, and closes', async () => {
     await withStoreFile(async (path) => {
-      const writer = await Store.open(path);
-      await writer.run(
-        `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size)
-         SELECT 'T' || (i % 7), i, i, i / 10, 1 FROM range(7000) r(i)`,
-      );
-      writer.close();
+      await writeTrades(path, 7000, 7, 10);
       for (const readConnections of [1, 3]) {
         const reader = await Store.open(path, { readOnly: true, readConnections });
         try {
@@ -62,12 +67,7 @@ describe('Store: reads of a read-only store on several connections', () => {
 describe('Store: statements a read-only store keeps prepared', () => {
   it('prepares a query once per connection and answers each call with its own parameters', async () => {
     await withStoreFile(async (path) => {
-      const writer = await Store.open(path);
-      await writer.run(
-        `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size)
-         SELECT 'T' || (i % 3), i, i, i / 4, 1 FROM range(300) r(i)`,
-      );
-      writer.close();
+      await writeTrades(path, 300, 3, 4);
       const prepare = DuckDBConnection.prototype.prepare;
       const prepared: string[] = [];
       DuckDBConnection.prototype.prepare = function (sql: string) {
