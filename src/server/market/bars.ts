@@ -166,10 +166,11 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       : undefined;
   const singleSource = only === 'ticks' || kinds?.length === 1;
   // Bars stored at the base resolution, each at the start of its second or minute, are base aggregates
-  // already (ingest keeps one bar per ticker, resolution and t): the query passes them through.
+  // already (ingest keeps one bar per ticker, resolution and t): the query passes them through. Only
+  // with keys on the UTC clock: on the local one, the hour repeated when DST ends holds two bars per key.
   const baseKind = q.timespan === 'second' ? 'second' : 'minute';
   const asStored =
-    intraday &&
+    utcKeys &&
     kinds?.length === 1 &&
     kinds[0] === baseKind &&
     (await barsOnTheirStarts(store, q.ticker, baseKind, baseMs));

@@ -159,4 +159,44 @@ describe('queryBars passes bars stored at the base resolution through only when 
       }
     });
   });
+
+  test('windows on the local clock keep the repeated hour of a DST change as the grouped query does', async () => {
+    await withStoreFile(async (path) => {
+      const writer = await Store.open(path);
+      // Every minute from 04:00 to 08:00 UTC on 2023-11-05: New York's 01:00 to 02:00 happens twice.
+      const start = Date.parse('2023-11-05T04:00:00Z');
+      await writer.run(
+        `INSERT INTO bars SELECT 'FALL', 'minute', $1 + m * 60000, 100 + m, 101 + m, 99 + m, 100.5 + m, 10, NULL, 1
+           FROM range(240) r(m)`,
+        [BigInt(start)],
+      );
+      writer.close();
+      const store = await Store.open(path, { readOnly: true });
+      try {
+        for (const [multiplier, timespan] of [
+          [2, 'hour'],
+          [90, 'minute'],
+          [1, 'minute'],
+        ] as const) {
+          const q: BarQuery = {
+            ticker: 'FALL',
+            multiplier,
+            timespan,
+            fromMs: start - 3_600_000,
+            toMs: start + 5 * 3_600_000,
+            adjusted: true,
+            sort: 'asc',
+            limit: 50_000,
+          };
+          assert.deepEqual(
+            await queryBars(store, q),
+            await queryBars(writable(store), q),
+            `${multiplier} ${timespan}`,
+          );
+        }
+      } finally {
+        store.close();
+      }
+    });
+  });
 });
