@@ -130,27 +130,36 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   // hours) and are keyed in UTC, which keeps the repeated hour of an autumn DST change two windows.
   // Longer intraday windows are counted from local midnight on the wall clock.
   const utcKeys = intraday && HOUR_MS % size === 0;
+  const baseMs = q.timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
+  // The instants the query reads, and the base keys of its windows (the first and one past the last),
+  // which bound it exactly.
   let rangeStart: number;
   let rangeEnd: number;
+  let keys: [number, number];
   let anchor = 0;
   if (utcKeys) {
     rangeStart = Math.floor(q.fromMs / size) * size;
     rangeEnd = (Math.floor(q.toMs / size) + 1) * size;
+    keys = [rangeStart / baseMs, rangeEnd / baseMs];
   } else if (intraday) {
-    const fromLocal = q.fromMs + offsetAtMs(cover, q.fromMs);
-    const toLocal = q.toMs + offsetAtMs(cover, q.toMs);
-    rangeStart = localToUtc(cover, Math.floor(fromLocal / size) * size);
-    rangeEnd = localToUtc(cover, (Math.floor(toLocal / size) + 1) * size);
+    const startLocal = Math.floor((q.fromMs + offsetAtMs(cover, q.fromMs)) / size) * size;
+    const endLocal = (Math.floor((q.toMs + offsetAtMs(cover, q.toMs)) / size) + 1) * size;
+    // On the wall clock a window can hold instants on both sides of a change of offset (the hour the
+    // clock repeats in autumn), so the instants read span every offset the zone has here.
+    const offsets = cover.map((s) => s.offset);
+    rangeStart = startLocal - Math.max(...offsets);
+    rangeEnd = endLocal - Math.min(...offsets);
+    keys = [startLocal / baseMs, endLocal / baseMs];
   } else {
     anchor = periodIndex(q.timespan, localDay(cover, q.fromMs));
     const endIndex = periodIndex(q.timespan, localDay(cover, q.toMs)) + 1;
     rangeStart = localMidnight(tz, periodStartDay(q.timespan, anchor));
     rangeEnd = localMidnight(tz, periodStartDay(q.timespan, endIndex));
+    keys = [periodStartDay(q.timespan, anchor), periodStartDay(q.timespan, endIndex)];
   }
   if (!(rangeStart < rangeEnd)) return { bars: [], queryCount: 0 };
 
   const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
-  const baseMs = q.timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
   const steps = q.adjusted ? await splitSteps(store, q.ticker) : [];
 
   // Which sources can answer: a read-only store knows where it has ticks, and a query that can use only
@@ -218,7 +227,8 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
          AND t >= $4 AND t < $5
        GROUP BY rk, bkey`
     }),
-    base AS (SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM ${source}),
+    base AS (SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM ${source}
+              WHERE bkey >= $7 AND bkey < $8),
     chosen AS (SELECT * FROM base ${singleSource ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
     ${
       intraday
@@ -270,6 +280,8 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       BigInt(lo),
       BigInt(hi),
       BigInt(scan + 1),
+      BigInt(keys[0]),
+      BigInt(keys[1]),
     ]);
     // One row past the limit tells whether there is a next page, and where it starts.
     const cut = base.bkey.length > scan;

@@ -136,3 +136,46 @@ describe('paging a year of minute bars', () => {
     }
   });
 });
+
+describe('paging across DST changes', () => {
+  let store: Store;
+  // Every minute around the clock over the days of New York's changes of 2023 (March 12, November 5).
+  const days = [Date.parse('2023-03-11T05:00:00Z'), Date.parse('2023-11-04T04:00:00Z')];
+  before(async () => {
+    store = await Store.open(':memory:');
+    for (const start of days) {
+      await store.run(
+        `INSERT INTO bars SELECT 'DST', 'minute', $1 + m * 60000, 100 + m % 7, 101 + m % 7, 99, 100, 10, NULL, 1
+           FROM range(3 * 1440) r(m) ORDER BY m`,
+        [BigInt(start)],
+      );
+    }
+  });
+  after(() => store.close());
+
+  test('pages of local-clock and UTC-clock windows join up, in both orders', async () => {
+    for (const start of days) {
+      for (const [multiplier, timespan] of [
+        [1, 'minute'],
+        [90, 'minute'],
+        [2, 'hour'],
+      ] as const) {
+        for (const sort of ['asc', 'desc'] as const) {
+          for (const limit of [500, 2000]) {
+            const q: BarQuery = {
+              ticker: 'DST',
+              multiplier,
+              timespan,
+              fromMs: start,
+              toMs: start + 3 * DAY - 1,
+              adjusted: true,
+              sort,
+              limit,
+            };
+            await assertPagesJoin(store, q, (WINDOW_BASES[timespan] as number) * multiplier);
+          }
+        }
+      }
+    }
+  });
+});
