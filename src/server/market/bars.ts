@@ -303,10 +303,11 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
         continue;
       }
     }
-    const next = windowStart(extraWindow);
     const p = page(base, runs, windowStart);
-    if (q.sort === 'desc') p.nextToMs = next;
-    else p.nextFromMs = next;
+    if (q.sort === 'asc') p.nextFromMs = windowStart(extraWindow);
+    // The next page ends with the cut window. An intraday range ends where the window holding its end
+    // does; a longer one where the period holding it does, so it gets the window's last instant.
+    else p.nextToMs = intraday ? windowStart(extraWindow) : windowStart(extraWindow + q.multiplier) - 1;
     return p;
   }
 }

@@ -105,6 +105,41 @@ describe('paged aggregate bars join up to the unpaged answer', () => {
   }
 });
 
+describe('paged daily and longer bars join up to the unpaged answer', () => {
+  let store: Store | undefined;
+  before(async () => {
+    if (existsSync(leanDir)) store = await Store.open(await fixtureStorePath(), { readOnly: true });
+  });
+  after(() => store?.close());
+
+  // SPY's and AAPL's daily bars (years of them) and the days with minute bars or ticks among them.
+  test('any query, any limit: day, week and month windows', async (t) => {
+    if (!hasShared(t, leanDir) || !store) return;
+    const DAYS_PER: Record<string, number> = { day: 1, week: 7, month: 31 };
+    const query = fc.record({
+      ticker: fc.constantFrom('SPY', 'AAPL'),
+      multiplier: fc.constantFrom(1, 2, 3),
+      timespan: fc.constantFrom('day', 'week', 'month'),
+      fromMs: fc.integer({ min: 0, max: 600 }).map((d) => Date.parse('2012-06-01T04:00:00Z') + d * DAY),
+      spanDays: fc.integer({ min: 1, max: 900 }),
+      adjusted: fc.boolean(),
+      sort: fc.constantFrom('asc', 'desc'),
+      pages: fc.integer({ min: 2, max: 30 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(query, async ({ spanDays, pages, ...rest }) => {
+        const unpaged = { ...rest, toMs: rest.fromMs + spanDays * DAY, limit: UNPAGED } as BarQuery;
+        const { queryCount } = await queryBars(store as Store, unpaged);
+        const q = { ...unpaged, limit: Math.max(1, Math.ceil(queryCount / pages)) };
+        const perWindow = (DAYS_PER[q.timespan] as number) * q.multiplier;
+        if (perWindow >= q.limit) return;
+        await assertPagesJoin(store as Store, q, perWindow);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('paging a year of minute bars', () => {
   let store: Store;
   let written = 0;
