@@ -113,15 +113,15 @@ describe('paged daily and longer bars join up to the unpaged answer', () => {
   after(() => store?.close());
 
   // SPY's and AAPL's daily bars (years of them) and the days with minute bars or ticks among them.
-  test('any query, any limit: day, week and month windows', async (t) => {
+  test('any query, any limit: day, week, month, quarter and year windows', async (t) => {
     if (!hasShared(t, leanDir) || !store) return;
-    const DAYS_PER: Record<string, number> = { day: 1, week: 7, month: 31 };
+    const DAYS_PER: Record<string, number> = { day: 1, week: 7, month: 31, quarter: 92, year: 366 };
     const query = fc.record({
       ticker: fc.constantFrom('SPY', 'AAPL'),
       multiplier: fc.constantFrom(1, 2, 3),
-      timespan: fc.constantFrom('day', 'week', 'month'),
+      timespan: fc.constantFrom('day', 'week', 'month', 'quarter', 'year'),
       fromMs: fc.integer({ min: 0, max: 600 }).map((d) => Date.parse('2012-06-01T04:00:00Z') + d * DAY),
-      spanDays: fc.integer({ min: 1, max: 900 }),
+      spanDays: fc.integer({ min: 1, max: 4000 }),
       adjusted: fc.boolean(),
       sort: fc.constantFrom('asc', 'desc'),
       pages: fc.integer({ min: 2, max: 30 }),
