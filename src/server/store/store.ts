@@ -163,7 +163,6 @@ export class Store {
     try {
       const statement = await this.statement(conn, sql);
       if (!statement) return take(await conn.runAndReadAll(sql, params as SqlValue[], types));
-      statement.clearBindings();
       if (params.length > 0) statement.bind(params as SqlValue[], types);
       return take(await statement.runAndReadAll());
     } finally {

@@ -12,6 +12,7 @@ import { Store } from '../../../src/server/store/store.js';
 import { writeSyntheticMinuteBars } from '../../reliability/synthetic-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { fixtureStorePath } from '../app-fixture.js';
+import { assertSameBars } from './same-bars.js';
 
 const DAY = 86_400_000;
 const MONDAY = Date.parse('2013-10-07T04:00:00Z');
@@ -33,17 +34,6 @@ async function walk(store: Store, q: BarQuery): Promise<{ bars: Bar[]; counts: n
   }
 }
 
-/** Bars equal but for the last bits of `vw`, a float sum DuckDB adds up in no fixed order. */
-function assertSameBars(actual: readonly Bar[], expected: readonly Bar[]): void {
-  const exact = (bars: readonly Bar[]) => bars.map(({ vw: _, ...bar }) => bar);
-  assert.deepEqual(exact(actual), exact(expected));
-  actual.forEach((bar, i) => {
-    const other = expected[i]?.vw;
-    if (bar.vw === undefined || other === undefined) assert.equal(bar.vw, other);
-    else assert.ok(Math.abs(bar.vw - other) <= 1e-9 * Math.abs(other), `vw ${bar.vw} vs ${other}`);
-  });
-}
-
 /**
  * The pages of `q` join up to its unpaged answer; each holds at most `limit` base aggregates and, but
  * for the last, more than `limit` less the most one window can hold (else the next window would fit).
@@ -60,9 +50,31 @@ async function assertPagesJoin(store: Store, q: BarQuery, perWindow: number): Pr
   return paged.counts.length;
 }
 
-const WINDOW_BASES: Record<string, number> = { second: 1, minute: 1, hour: 60 };
+/**
+ * `unpaged` paged at the limit that splits its answer into `pages` pages, checked as above. Skipped when
+ * one window holds as many base aggregates as that limit (`perWindow` of them at most): such a window is
+ * scanned whole, and the pages around it are not full.
+ */
+async function assertPagesJoinInto(store: Store, unpaged: BarQuery, pages: number, perWindow: number) {
+  const { queryCount } = await queryBars(store, unpaged);
+  const limit = Math.max(1, Math.ceil(queryCount / pages));
+  if (perWindow >= limit) return;
+  await assertPagesJoin(store, { ...unpaged, limit }, perWindow);
+}
 
-describe('paged aggregate bars join up to the unpaged answer', () => {
+/** Base aggregates in one window of one timespan: seconds, minutes, or days at most. */
+const WINDOW_BASES: Record<string, number> = {
+  second: 1,
+  minute: 1,
+  hour: 60,
+  day: 1,
+  week: 7,
+  month: 31,
+  quarter: 92,
+  year: 366,
+};
+
+describe('paged aggregate bars of the real data join up to the unpaged answer', () => {
   let store: Store | undefined;
   before(async () => {
     if (existsSync(leanDir)) store = await Store.open(await fixtureStorePath(), { readOnly: true });
@@ -92,30 +104,17 @@ describe('paged aggregate bars join up to the unpaged answer', () => {
       await fc.assert(
         fc.asyncProperty(query, async ({ spanMinutes, pages, ...rest }) => {
           const unpaged = { ...rest, toMs: rest.fromMs + spanMinutes * 60_000, limit: UNPAGED } as BarQuery;
-          const { queryCount } = await queryBars(store as Store, unpaged);
-          const q = { ...unpaged, limit: Math.max(1, Math.ceil(queryCount / pages)) };
-          const perWindow = (WINDOW_BASES[q.timespan] as number) * q.multiplier;
-          // A window larger than the limit is scanned whole: such pages are not full pages.
-          if (perWindow >= q.limit) return;
-          await assertPagesJoin(store as Store, q, perWindow);
+          const perWindow = (WINDOW_BASES[unpaged.timespan] as number) * unpaged.multiplier;
+          await assertPagesJoinInto(store as Store, unpaged, pages, perWindow);
         }),
         { numRuns: 40 },
       );
     });
   }
-});
-
-describe('paged daily and longer bars join up to the unpaged answer', () => {
-  let store: Store | undefined;
-  before(async () => {
-    if (existsSync(leanDir)) store = await Store.open(await fixtureStorePath(), { readOnly: true });
-  });
-  after(() => store?.close());
 
   // SPY's and AAPL's daily bars (years of them) and the days with minute bars or ticks among them.
   test('any query, any limit: day, week, month, quarter and year windows', async (t) => {
     if (!hasShared(t, leanDir) || !store) return;
-    const DAYS_PER: Record<string, number> = { day: 1, week: 7, month: 31, quarter: 92, year: 366 };
     const query = fc.record({
       ticker: fc.constantFrom('SPY', 'AAPL'),
       multiplier: fc.constantFrom(1, 2, 3),
@@ -129,11 +128,8 @@ describe('paged daily and longer bars join up to the unpaged answer', () => {
     await fc.assert(
       fc.asyncProperty(query, async ({ spanDays, pages, ...rest }) => {
         const unpaged = { ...rest, toMs: rest.fromMs + spanDays * DAY, limit: UNPAGED } as BarQuery;
-        const { queryCount } = await queryBars(store as Store, unpaged);
-        const q = { ...unpaged, limit: Math.max(1, Math.ceil(queryCount / pages)) };
-        const perWindow = (DAYS_PER[q.timespan] as number) * q.multiplier;
-        if (perWindow >= q.limit) return;
-        await assertPagesJoin(store as Store, q, perWindow);
+        const perWindow = (WINDOW_BASES[unpaged.timespan] as number) * unpaged.multiplier;
+        await assertPagesJoinInto(store as Store, unpaged, pages, perWindow);
       }),
       { numRuns: 40 },
     );
