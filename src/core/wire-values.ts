@@ -46,9 +46,19 @@ const KNOWN_PREFIX = /^[OCXI]:/;
 // Characters that would change the meaning of a URL path or query, or that no ticker contains.
 const TICKER_FORBIDDEN = /[/?#\s]/;
 const PAIR = /^[A-Za-z0-9]{2,10}$/;
-const INTEGER_TEXT = /^-?\d+$/;
-const UNSIGNED_TEXT = /^\d+$/;
-const NUMBER_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+// Integers as the service reads them (base 10, an optional sign, leading zeros allowed: `+5`, `007`).
+const INTEGER_TEXT = /^[+-]?\d+$/;
+// Timestamps and offsets: digits with an optional `+` (a negative instant is refused).
+const UNSIGNED_TEXT = /^\+?\d+$/;
+// Decimal numbers as the service reads them: an optional sign, digits with an optional point, an
+// optional exponent (`+1.5`, `.5`, `5.`, `1e3`); no hexadecimal, `Inf` or `NaN`.
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+// The boolean spellings the service accepts, as Go's `strconv.ParseBool` reads them.
+const TRUE_TEXT: ReadonlySet<string> = new Set(['true', 'True', 'TRUE', 't', 'T', '1']);
+const FALSE_TEXT: ReadonlySet<string> = new Set(['false', 'False', 'FALSE', 'f', 'F', '0']);
+const BOOLEAN_ALLOWED = 'expected a boolean: true, True, TRUE, t, T, 1 or false, False, FALSE, f, F, 0';
 
 /**
  * Checks a caller's value for a parameter and returns the string sent on the wire.
@@ -174,17 +184,28 @@ export function encodeParam(param: ParamSpec, value: unknown): string {
 
 /**
  * Reads a parameter's wire string (already percent-decoded) into a normalised value: the server side of
- * {@link encodeParam}.
+ * {@link encodeParam}. It accepts what the service accepts, which is more than the client sends:
  *
- * `ticker`, `string`, `pair` → the string as sent (tickers are case-sensitive on the service, so nothing
- * is upper-cased here); `int` → an integer number (`1.5` refused; at or above `min`, but a value above
- * `max` is returned as is so the caller decides between refusing and {@link clampToMax}); `number` → a
- * finite number within min; `boolean` → `true`/`false` only; `enum` → the value (an alias gives its
- * value); `date` → `{ date }`; `dateOrMs` → `{ date }` or `{ ms }`; `nsTimestamp` → `{ date }` or
- * `{ ns }` (digits or RFC 3339); `nsOffset` → `bigint`; `msOffset` → number; `list` → the non-empty
- * comma-separated items, at most `maxItems`.
+ * - `ticker`, `string`, `pair` → the string as sent (tickers are case-sensitive on the service, so
+ *   nothing is upper-cased here).
+ * - `int` → a number, from base-10 text with an optional sign and leading zeros (`+5`, `007`; not `1.5`,
+ *   `1e3`), at or above `min`, within 64 bits; a value above `max` is returned as is so the caller
+ *   decides between refusing and {@link clampToMax}.
+ * - `number` → a finite number within `min`, from decimal text with an optional sign and exponent
+ *   (`+1.5`, `.5`, `5.`, `1e3`; not `0x10`, `Inf`, `NaN`).
+ * - `boolean` → the spellings Go's `strconv.ParseBool` reads: `true`, `True`, `TRUE`, `t`, `T`, `1` and
+ *   `false`, `False`, `FALSE`, `f`, `F`, `0` (Python clients send `True`/`False`).
+ * - `enum` → the value, exactly (an alias gives its value).
+ * - `date` → `{ date }` from `YYYY-MM-DD` naming a real day.
+ * - `dateOrMs` → `{ date }`, or `{ ms }` from non-negative Unix milliseconds (an optional `+`, leading
+ *   zeros allowed). An RFC 3339 time is refused, as the service refuses it on aggregates.
+ * - `nsTimestamp` → `{ date }`, `{ ns }` from non-negative Unix nanoseconds within 64 bits, or `{ ns }`
+ *   from RFC 3339 with an offset and up to nine fraction digits (`2022-05-10T14:11:12.690661189Z`).
+ * - `nsOffset` → `bigint`, `msOffset` → number: non-negative digits, an optional `+`.
+ * - `list` → the comma-separated items, each trimmed (`AAPL, TSLA`), blanks dropped, at most `maxItems`.
  *
- * @throws InvalidParameterError (named by the wire name) for malformed input; the server answers 400.
+ * @throws InvalidParameterError (named by the wire name, with the value and what is allowed) for
+ *   anything else; the server answers 400.
  */
 export function decodeParam<P extends ParamSpec>(param: P, raw: string): DecodedValueOf<P['type']>;
 export function decodeParam(param: ParamSpec, raw: string): DecodedValue {
@@ -200,19 +221,27 @@ export function decodeParam(param: ParamSpec, raw: string): DecodedValue {
       if (PAIR.test(raw)) return raw;
       return reject(param, raw, 'expected a currency or crypto code of 2 to 10 letters or digits');
     case 'int': {
-      const n = INTEGER_TEXT.test(raw) ? Number(raw) : Number.NaN;
-      if (Number.isSafeInteger(n) && (type.min === undefined || n >= type.min)) return n;
-      return reject(param, raw, `expected an integer${rangeText(type.min, undefined)}`);
+      const n = decodeInteger(raw, type.max !== undefined);
+      if (n !== undefined && (type.min === undefined || n >= type.min)) return n;
+      return reject(
+        param,
+        raw,
+        `expected a base-10 integer${rangeText(type.min, undefined)} (an optional sign, no decimal point or exponent)`,
+      );
     }
     case 'number': {
       const n = NUMBER_TEXT.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isFinite(n) && (type.min === undefined || n >= type.min)) return n;
-      return reject(param, raw, `expected a number${rangeText(type.min, undefined)}`);
+      return reject(
+        param,
+        raw,
+        `expected a finite decimal number${rangeText(type.min, undefined)} (an optional sign and exponent, e.g. 1.5, +2, 1e3)`,
+      );
     }
     case 'boolean':
-      if (raw === 'true') return true;
-      if (raw === 'false') return false;
-      return reject(param, raw, 'expected true or false');
+      if (TRUE_TEXT.has(raw)) return true;
+      if (FALSE_TEXT.has(raw)) return false;
+      return reject(param, raw, BOOLEAN_ALLOWED);
     case 'enum': {
       if (type.values.includes(raw)) return raw;
       const alias = type.aliases && Object.hasOwn(type.aliases, raw) ? type.aliases[raw] : undefined;
@@ -226,26 +255,33 @@ export function decodeParam(param: ParamSpec, raw: string): DecodedValue {
       if (isDayString(raw)) return { date: raw };
       const ms = UNSIGNED_TEXT.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isSafeInteger(ms)) return { ms };
-      return reject(param, raw, 'expected a YYYY-MM-DD date or a Unix millisecond timestamp');
+      return reject(
+        param,
+        raw,
+        'expected a YYYY-MM-DD date or a non-negative integer Unix millisecond timestamp',
+      );
     }
     case 'nsTimestamp': {
       if (isDayString(raw)) return { date: raw };
-      if (UNSIGNED_TEXT.test(raw)) return { ns: BigInt(raw) };
+      const digits = decodeNanoseconds(raw);
+      if (digits !== undefined) return { ns: digits };
       const ns = parseRfc3339Ns(raw);
       if (ns !== undefined) return { ns };
       return reject(
         param,
         raw,
-        'expected a YYYY-MM-DD date, a Unix nanosecond timestamp or an RFC 3339 timestamp',
+        'expected a YYYY-MM-DD date, a non-negative integer Unix nanosecond timestamp or an RFC 3339 timestamp with an offset (2022-05-10T14:11:12.690661189Z)',
       );
     }
-    case 'nsOffset':
-      if (UNSIGNED_TEXT.test(raw)) return BigInt(raw);
-      return reject(param, raw, 'expected a Unix nanosecond timestamp');
+    case 'nsOffset': {
+      const ns = decodeNanoseconds(raw);
+      if (ns !== undefined) return ns;
+      return reject(param, raw, 'expected a non-negative integer Unix nanosecond timestamp');
+    }
     case 'msOffset': {
       const ms = UNSIGNED_TEXT.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isSafeInteger(ms)) return ms;
-      return reject(param, raw, 'expected a Unix millisecond timestamp');
+      return reject(param, raw, 'expected a non-negative integer Unix millisecond timestamp');
     }
     case 'list': {
       const items = raw
@@ -322,6 +358,26 @@ function encodeList(
     out.push(encodeTicker(param, value, item, prefix));
   }
   return out.join(',');
+}
+
+/**
+ * A base-10 integer's value, `undefined` when the text is not one or leaves 64 bits. A value beyond
+ * JavaScript's safe integers is kept (approximately) only when `bounded`: the caller then clamps or
+ * refuses it against the parameter's maximum.
+ */
+function decodeInteger(raw: string, bounded: boolean): number | undefined {
+  if (!INTEGER_TEXT.test(raw)) return undefined;
+  const n = Number(raw);
+  if (Number.isSafeInteger(n)) return n;
+  const big = BigInt(raw);
+  return bounded && big >= INT64_MIN && big <= INT64_MAX ? n : undefined;
+}
+
+/** Non-negative nanoseconds within 64 bits from digits with an optional `+`, else `undefined`. */
+function decodeNanoseconds(raw: string): bigint | undefined {
+  if (!UNSIGNED_TEXT.test(raw)) return undefined;
+  const ns = BigInt(raw);
+  return ns <= INT64_MAX ? ns : undefined;
 }
 
 /** `YYYY-MM-DD` of a date string or a valid `Date` (its UTC day), else `undefined`. */

@@ -41,7 +41,7 @@ export function parseRequest(
   const values = new Map<string, DecodedValue>();
   for (const param of op.params) {
     if (param.in === 'client' || RESERVED.has(param.wire)) continue;
-    const raw = param.in === 'path' ? c.req.param(param.wire) : query.get(param.wire);
+    const raw = param.in === 'path' ? c.req.param(param.wire) : queryValue(query, param);
     if (raw !== undefined && raw !== null && raw !== '') {
       values.set(param.wire, clamp(param, decodeParam(param, raw)));
       continue;
@@ -51,6 +51,16 @@ export function parseRequest(
     else if (param.in === 'path') values.set(param.wire, decodeParam(param, raw ?? ''));
   }
   return { values, query, fromCursor: cursor !== null };
+}
+
+/**
+ * A query parameter's text: the first value, as the service reads a repeated key; a list joins every
+ * value (`tickers=A&tickers=B`, how some clients send arrays, reads as `A,B`).
+ */
+function queryValue(query: URLSearchParams, param: ParamSpec): string | null {
+  if (param.type.kind !== 'list') return query.get(param.wire);
+  const all = query.getAll(param.wire).filter((s) => s.trim() !== '');
+  return all.length === 0 ? null : all.join(',');
 }
 
 /** `limit` above its maximum is clamped, as the service does; any other number out of range is refused. */

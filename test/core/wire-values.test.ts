@@ -232,8 +232,8 @@ describe('decodeParam', () => {
     const adjusted = spec(t.boolean(), 'adjusted', 'adjusted');
     assert.equal(decodeParam(adjusted, 'true'), true);
     assert.equal(decodeParam(adjusted, 'false'), false);
-    for (const bad of ['True', '1', '', 'yes'])
-      rejects(() => decodeParam(adjusted, bad), 'adjusted', /true or false/);
+    for (const bad of ['yes', '', 'tRUE'])
+      rejects(() => decodeParam(adjusted, bad), 'adjusted', /true, True, TRUE, t, T, 1 or false/);
     const timespan = spec(t.enum(['minute', 'day'], { min: 'minute' }), 'timespan', 'timespan');
     assert.equal(decodeParam(timespan, 'day'), 'day');
     assert.equal(decodeParam(timespan, 'min'), 'minute');
@@ -268,6 +268,125 @@ describe('decodeParam', () => {
     rejects(() => decodeParam(p, 'A,B,C,D'), 'ticker.any_of', /at most 3 items/);
     rejects(() => decodeParam(p, ' , '), 'ticker.any_of');
   });
+});
+
+describe('decodeParam accepts what the service accepts, and only that', () => {
+  const adjusted = spec(t.boolean(), 'adjusted', 'adjusted');
+  const limit = spec(t.int(1, 50000), 'limit', 'limit');
+  const multiplier = spec(t.int(1), 'multiplier', 'multiplier');
+  const amount = spec(t.number(0), 'amount', 'amount');
+  const strike = spec(t.number(), 'strikePrice', 'strike_price');
+  const date = spec(t.date(), 'date', 'date');
+  const from = spec(t.dateOrMs(), 'fromDate', 'from');
+  const gte = spec(t.nsTimestamp(), 'timestampGte', 'timestamp.gte');
+  const nsOffset = spec(t.nsOffset(), 'timestamp', 'timestamp');
+  const msOffset = spec(t.msOffset(), 'offset', 'offset');
+  const tickers = spec(t.list(3), 'symbols', 'tickers');
+  const ns2022 = ns('2022-05-10T14:11:12.690Z', 661_189n);
+
+  // [parameter, wire text, decoded value]: booleans as Go's strconv.ParseBool reads them, integers and
+  // numbers as its ParseInt and ParseFloat read them, dates, Unix ms and ns, RFC 3339, lists with spaces.
+  const accepted: [ParamSpec, string, unknown][] = [
+    ...['true', 'True', 'TRUE', 't', 'T', '1'].map((s): [ParamSpec, string, unknown] => [adjusted, s, true]),
+    ...['false', 'False', 'FALSE', 'f', 'F', '0'].map((s): [ParamSpec, string, unknown] => [
+      adjusted,
+      s,
+      false,
+    ]),
+    [limit, '5000', 5000],
+    [limit, '+5', 5],
+    [limit, '007', 7],
+    [limit, '50000', 50000],
+    [limit, '60000', 60000],
+    [limit, '9223372036854775807', 2 ** 63],
+    [multiplier, '+15', 15],
+    [amount, '100.25', 100.25],
+    [amount, '+2', 2],
+    [amount, '.5', 0.5],
+    [amount, '5.', 5],
+    [amount, '1e3', 1000],
+    [amount, '1.5E-2', 0.015],
+    [amount, '0012.50', 12.5],
+    [strike, '-3.5', -3.5],
+    [date, '2024-02-29', { date: '2024-02-29' }],
+    [from, '2024-01-02', { date: '2024-01-02' }],
+    [from, '1704205800000', { ms: 1704205800000 }],
+    [from, '+1704205800000', { ms: 1704205800000 }],
+    [from, '0', { ms: 0 }],
+    [gte, '2024-01-02', { date: '2024-01-02' }],
+    [gte, '1651181822461636612', { ns: 1651181822461636612n }],
+    [gte, '+1651181822461636612', { ns: 1651181822461636612n }],
+    [gte, '2022-05-10T14:11:12.690661189Z', { ns: ns2022 }],
+    [gte, '2022-05-10T10:11:12.690661189-04:00', { ns: ns2022 }],
+    [gte, '2022-05-10T14:11:12Z', { ns: ns('2022-05-10T14:11:12Z') }],
+    [nsOffset, '1651181822461636612', 1651181822461636612n],
+    [msOffset, '1602633600000', 1602633600000],
+    [tickers, 'AAPL,TSLA', ['AAPL', 'TSLA']],
+    [tickers, 'AAPL, TSLA ,MSFT', ['AAPL', 'TSLA', 'MSFT']],
+    [tickers, ' AAPL ,', ['AAPL']],
+  ];
+  for (const [param, text, expected] of accepted) {
+    test(`${param.wire}=${text} reads as ${typeof expected === 'bigint' ? `${expected}n` : JSON.stringify(expected, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`, () => {
+      assert.deepEqual(decodeParam(param, text), expected);
+    });
+  }
+
+  // [parameter, wire text, what the message must say is allowed]
+  const refused: [ParamSpec, string, RegExp][] = [
+    ...['yes', 'no', 'on', 'tRUE', 'truE', '2', '-1', 'true ', ' 1'].map((s): [ParamSpec, string, RegExp] => [
+      adjusted,
+      s,
+      /true, True, TRUE, t, T, 1 or false, False, FALSE, f, F, 0/,
+    ]),
+    [limit, '1.5', /base-10 integer of at least 1/],
+    [limit, '1e3', /no decimal point or exponent/],
+    [limit, '0', /of at least 1/],
+    [limit, '-3', /of at least 1/],
+    [limit, ' 5', /base-10 integer/],
+    [limit, '0x10', /base-10 integer/],
+    [limit, '1_000', /base-10 integer/],
+    [limit, '9223372036854775808', /base-10 integer/],
+    [multiplier, '99999999999999999', /base-10 integer/],
+    [amount, 'NaN', /finite decimal number of at least 0/],
+    [amount, 'Inf', /finite decimal number/],
+    [amount, '0x10', /finite decimal number/],
+    [amount, '1e400', /finite decimal number/],
+    [amount, '1,5', /finite decimal number/],
+    [amount, '-1', /of at least 0/],
+    [strike, '--1', /finite decimal number/],
+    [date, '2023-02-29', /YYYY-MM-DD/],
+    [date, '2024-2-9', /YYYY-MM-DD/],
+    [date, '20240209', /YYYY-MM-DD/],
+    [from, '-1', /YYYY-MM-DD date or a non-negative integer Unix millisecond/],
+    [from, '1.5', /Unix millisecond/],
+    [from, '2024-01-02T00:00:00Z', /Unix millisecond/],
+    [from, '99999999999999999999', /Unix millisecond/],
+    [gte, '-1', /RFC 3339/],
+    [gte, 'now', /RFC 3339/],
+    [gte, '2022-05-10T14:11:12', /RFC 3339 timestamp with an offset/],
+    [gte, '2022-05-10T25:11:12Z', /RFC 3339/],
+    [gte, '9223372036854775808', /nanosecond/],
+    [nsOffset, '1.5', /non-negative integer Unix nanosecond/],
+    [nsOffset, '-5', /nanosecond/],
+    [msOffset, 'x', /non-negative integer Unix millisecond/],
+    [tickers, ' , ', /comma-separated list/],
+    [tickers, 'A,B,C,D', /at most 3 items, got 4/],
+  ];
+  for (const [param, text, allowed] of refused) {
+    test(`${param.wire}=${JSON.stringify(text)} is refused, naming ${param.wire}, the value and what is allowed`, () => {
+      assert.throws(
+        () => decodeParam(param, text),
+        (e: unknown) => {
+          assert.ok(e instanceof InvalidParameterError, `expected InvalidParameterError, got ${String(e)}`);
+          assert.equal(e.parameter, param.wire);
+          assert.equal(e.value, text);
+          assert.ok(e.message.startsWith(`Invalid ${param.wire}: ${JSON.stringify(text)}; `), e.message);
+          assert.match(e.message, allowed);
+          return true;
+        },
+      );
+    });
+  }
 });
 
 describe('encodeParam then decodeParam (properties)', () => {
