@@ -81,11 +81,14 @@ export class APIError extends MdqError {
   readonly apiMessage: string | undefined;
   /** Path of the request, without query string or key. */
   readonly path: string | undefined;
+  /** Response headers, names in lower case (the API key masked wherever a header echoed it). */
+  readonly headers: Readonly<Record<string, string>>;
   constructor(
     status: number,
     body: ApiErrorBody | string | undefined,
     requestId: string | undefined,
     path?: string,
+    headers: Readonly<Record<string, string>> = {},
   ) {
     const apiMessage = typeof body === 'object' ? (body.error ?? body.message) : body?.slice(0, 200);
     super(
@@ -96,6 +99,7 @@ export class APIError extends MdqError {
     this.requestId = requestId;
     this.apiMessage = apiMessage;
     this.path = path;
+    this.headers = headers;
   }
 }
 
@@ -162,6 +166,7 @@ export function apiErrorFor(
   body: ApiErrorBody | string | undefined,
   requestId: string | undefined,
   path?: string,
+  headers?: Readonly<Record<string, string>>,
 ): APIError {
   const Cls =
     status === 400
@@ -177,7 +182,7 @@ export function apiErrorFor(
               : status >= 500
                 ? InternalServerError
                 : APIError;
-  return new Cls(status, body, requestId, path);
+  return new Cls(status, body, requestId, path, headers);
 }
 
 const hasName = (e: unknown, names: readonly string[]): boolean =>

@@ -14,6 +14,7 @@ import {
   ReadTimeout,
   WriteTimeout,
 } from './errors.js';
+import { maskKey, maskKeyDeep } from './mask-key.js';
 import { onAbort } from './on-abort.js';
 import { ConnectionSlots } from './pool.js';
 import { isRetryableError, isRetryableStatus, retryDelay } from './retry.js';
@@ -139,7 +140,7 @@ export class Transport {
               res.status,
               `more than ${MAX_REDIRECTS} redirects`,
               undefined,
-              stripQuery(path),
+              maskKey(stripQuery(path), this.#options.apiKey),
             );
           }
           path = this.#resolveLocation(location, res.url);
@@ -207,7 +208,7 @@ export class Transport {
 
   /** Maps an undici or socket failure to mdq's typed errors; messages hold the path without query. */
   #mapError(error: unknown, path: string): MdqError {
-    const where = `GET ${stripQuery(path)}`;
+    const where = `GET ${maskKey(stripQuery(path), this.#options.apiKey)}`;
     const cause = { cause: error };
     const code = (error as { code?: unknown } | null)?.code;
     if (error instanceof WriteStalled) {
@@ -218,7 +219,7 @@ export class Transport {
         // Refused by undici before sending (e.g. a path with spaces): no retry can fix it.
         return new InvalidParameterError(
           'target',
-          stripQuery(path),
+          maskKey(stripQuery(path), this.#options.apiKey),
           `the request was refused before sending: ${error instanceof Error ? error.message : String(error)}`,
         );
       case 'UND_ERR_CONNECT_TIMEOUT':
@@ -232,7 +233,7 @@ export class Transport {
       default: {
         const detail = error instanceof Error ? error.message : String(error);
         return new APIConnectionError(
-          `${where}: connection to ${this.#origin} failed${typeof code === 'string' ? ` (${code})` : ''}: ${redactKey(detail, this.#options.apiKey)}`,
+          `${where}: connection to ${this.#origin} failed${typeof code === 'string' ? ` (${code})` : ''}: ${maskKey(detail, this.#options.apiKey)}`,
           cause,
         );
       }
@@ -260,11 +261,13 @@ export class Transport {
     try {
       url = new URL(link, base ?? this.#origin);
     } catch {
-      throw new ForeignOriginError(`Refused to follow ${JSON.stringify(safeUrl(link))}: not a valid URL`);
+      throw new ForeignOriginError(
+        `Refused to follow ${JSON.stringify(maskKey(safeUrl(link), this.#options.apiKey))}: not a valid URL`,
+      );
     }
     if (url.origin !== this.#origin) {
       throw new ForeignOriginError(
-        `Refused to follow ${safeUrl(url.href)}: it is not on the configured origin ${this.#origin}, and the API key is sent only there`,
+        `Refused to follow ${maskKey(safeUrl(url.href), this.#options.apiKey)}: it is not on the configured origin ${this.#origin}, and the API key is sent only there`,
       );
     }
     return withoutApiKey(url.pathname + url.search);
@@ -408,21 +411,23 @@ function watchWrites(socket: Socket, timeoutMs: number): void {
 }
 
 function errorOf(res: HttpResponse, path: string, apiKey: string): APIError {
-  // A server may echo the key it refused; the error (message and body) must not carry it.
-  const text = redactKey(res.body, apiKey);
-  let body: ApiErrorBody | string | undefined = text === '' ? undefined : text;
-  if (text !== '') {
+  // A server may echo the key it refused, in the body or in a header (a request id made from it); the
+  // error (message, body, request id, headers) must not carry it. A JSON body is masked value by value,
+  // after parsing, so that masking a short key cannot break the JSON.
+  let body: ApiErrorBody | string | undefined = res.body === '' ? undefined : maskKey(res.body, apiKey);
+  if (res.body !== '') {
     try {
-      const parsed: unknown = JSON.parse(text);
+      const parsed: unknown = JSON.parse(res.body);
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-        body = parsed as ApiErrorBody;
+        body = maskKeyDeep(parsed as ApiErrorBody, apiKey);
     } catch {
-      // Not JSON: the text itself is the body.
+      // Not JSON: the (masked) text itself is the body.
     }
   }
+  const headers = maskKeyDeep(res.headers, apiKey);
   const fromBody = typeof body === 'object' ? body.request_id : undefined;
-  const requestId = typeof fromBody === 'string' && fromBody !== '' ? fromBody : res.headers['x-request-id'];
-  return apiErrorFor(res.status, body, requestId, stripQuery(path));
+  const requestId = typeof fromBody === 'string' && fromBody !== '' ? fromBody : headers['x-request-id'];
+  return apiErrorFor(res.status, body, requestId, maskKey(stripQuery(path), apiKey), headers);
 }
 
 function withAttempts(error: MdqError, attempts: number): MdqError {
@@ -480,8 +485,4 @@ function safeUrl(link: string): string {
   } catch {
     return cleaned.slice(0, 200);
   }
-}
-
-function redactKey(text: string, key: string): string {
-  return key && text.includes(key) ? text.split(key).join('<api key>') : text;
 }
