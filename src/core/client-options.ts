@@ -27,6 +27,13 @@ export interface ClientOptions {
    */
   readTimeout?: number;
   /**
+   * Seconds allowed for one request from start to the last byte of the response, however steadily the
+   * bytes arrive (a body dribbled a byte at a time never ends otherwise); exceeded → `ReadTimeout`
+   * (retried like one). Bounds each attempt; the whole call also waits for retries.
+   * @default 300
+   */
+  totalTimeout?: number;
+  /**
    * Seconds allowed for written request bytes to be taken by the network; exceeded → `WriteTimeout`.
    * @default 10
    */
@@ -77,6 +84,7 @@ export interface ResolvedClientOptions {
   baseUrl: string;
   connectTimeout: number;
   readTimeout: number;
+  totalTimeout: number;
   writeTimeout: number;
   poolTimeout: number;
   maxConnections: number | null;
@@ -107,6 +115,7 @@ export function resolveClientOptions(
     baseUrl: baseUrlOption(options.baseUrl ?? process.env.MDQ_BASE_URL ?? DEFAULT_BASE_URL),
     connectTimeout: secondsOption('connectTimeout', options.connectTimeout),
     readTimeout: secondsOption('readTimeout', options.readTimeout),
+    totalTimeout: secondsOption('totalTimeout', options.totalTimeout, 300),
     writeTimeout: secondsOption('writeTimeout', options.writeTimeout),
     poolTimeout: secondsOption('poolTimeout', options.poolTimeout),
     maxConnections: countOption('maxConnections', options.maxConnections, 1),
@@ -140,8 +149,8 @@ function booleanOption(name: string, value: unknown, fallback: boolean): boolean
   return value;
 }
 
-function secondsOption(name: string, value: unknown): number {
-  if (value === undefined) return 10;
+function secondsOption(name: string, value: unknown, fallback = 10): number {
+  if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new InvalidParameterError(name, value, 'expected a positive finite number of seconds');
   }

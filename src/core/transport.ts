@@ -53,6 +53,9 @@ export const MAX_REDIRECTS = 5;
  * - connect: undici's connector timeout → `ConnectTimeout` (retried).
  * - read: undici's headers and body timeouts (the time to the response headers, then between body
  *   chunks) → `ReadTimeout` (retried).
+ * - total: a timer of `totalTimeout` from the dispatch of an attempt to the response's last byte, so a
+ *   body that keeps arriving a byte at a time still ends; on expiry the request is dropped →
+ *   `ReadTimeout` (retried).
  * - write: undici has no write timeout, and hands a bodiless request to the socket synchronously. So each
  *   socket is watched instead: when a write leaves bytes queued in user space (the kernel's send buffer is
  *   full because the peer does not read), a timer of `writeTimeout` starts; it stops once the queue is
@@ -189,10 +192,17 @@ export class Transport {
     return new Promise<HttpResponse>((resolve, reject) => {
       const keepAlive = this.#maxKeepalive === null || this.#inFlight < this.#maxKeepalive;
       this.#inFlight++;
-      const handler = new ResponseCollector(`${this.#origin}${path}`, signal, resolve, reject, () => {
-        this.#inFlight--;
-        slots?.release();
-      });
+      const handler = new ResponseCollector(
+        `${this.#origin}${path}`,
+        signal,
+        this.#options.totalTimeout * 1000,
+        resolve,
+        reject,
+        () => {
+          this.#inFlight--;
+          slots?.release();
+        },
+      );
       // Past maxKeepalive concurrent requests, the extra connections are closed after their response, so
       // at most about maxKeepalive idle connections stay open.
       const options: Dispatcher.DispatchOptions = keepAlive
@@ -213,6 +223,12 @@ export class Transport {
     const code = (error as { code?: unknown } | null)?.code;
     if (error instanceof WriteStalled) {
       return new WriteTimeout(`${where}: request not written within ${this.#options.writeTimeout} s`, cause);
+    }
+    if (error instanceof DeadlinePassed) {
+      return new ReadTimeout(
+        `${where}: response not complete within ${this.#options.totalTimeout} s (totalTimeout)`,
+        cause,
+      );
     }
     switch (code) {
       case 'UND_ERR_INVALID_ARG':
@@ -281,16 +297,19 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   #controller: Dispatcher.DispatchController | undefined;
   #done = false;
+  #expired: DeadlinePassed | undefined;
   readonly #url: string;
   readonly #signal: AbortSignal | undefined;
   readonly #resolve: (res: HttpResponse) => void;
   readonly #reject: (error: unknown) => void;
   readonly #finish: () => void;
   readonly #unsubscribe: (() => void) | undefined;
+  readonly #deadline: NodeJS.Timeout;
 
   constructor(
     url: string,
     signal: AbortSignal | undefined,
+    totalTimeoutMs: number,
     resolve: (res: HttpResponse) => void,
     reject: (error: unknown) => void,
     finish: () => void,
@@ -307,11 +326,19 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
           this.#controller?.abort(abortError(signal));
         })
       : undefined;
+    this.#deadline = setTimeout(() => {
+      const error = new DeadlinePassed(`response not complete within ${totalTimeoutMs} ms`);
+      this.#expired = error;
+      this.#reject(error);
+      this.#controller?.abort(error);
+    }, totalTimeoutMs);
+    this.#deadline.unref();
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.#signal?.aborted) controller.abort(abortError(this.#signal));
+    else if (this.#expired) controller.abort(this.#expired);
   }
 
   onResponseStart(
@@ -348,10 +375,16 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #end(): boolean {
     if (this.#done) return true;
     this.#done = true;
+    clearTimeout(this.#deadline);
     this.#unsubscribe?.();
     this.#finish();
     return false;
   }
+}
+
+/** Marks a request dropped because its response did not end within `totalTimeout`. */
+class DeadlinePassed extends Error {
+  override name = 'DeadlinePassed';
 }
 
 /** Marks a socket destroyed by the write watchdog. */

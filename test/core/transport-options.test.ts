@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 describe('resolveClientOptions', () => {
-  test('defaults follow the spec: 10 s timeouts, no connection limits, 3 retries', () => {
+  test('defaults follow the spec: 10 s timeouts (300 s in all per request), no connection limits, 3 retries', () => {
     const o = resolveClientOptions('k');
     assert.deepEqual(
       { ...o, logger: undefined },
@@ -41,6 +41,7 @@ describe('resolveClientOptions', () => {
         baseUrl: DEFAULT_BASE_URL,
         connectTimeout: 10,
         readTimeout: 10,
+        totalTimeout: 300,
         writeTimeout: 10,
         poolTimeout: 10,
         maxConnections: null,
