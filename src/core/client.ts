@@ -4,7 +4,7 @@ import { type FullRangeBar, fetchFullRange } from './full-range.js';
 import { parseJson } from './json.js';
 import type { OperationSpec, ParamOptions } from './operation.js';
 import { PagePromise } from './page-promise.js';
-import { mergePages, pageItems, pageLink } from './pages.js';
+import { LinkTrail, mergePages, pageItems, pageLink, repeatedLinkWarning } from './pages.js';
 import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
 import { type HttpResponse, Transport } from './transport.js';
@@ -214,13 +214,21 @@ export abstract class BaseClient {
     if (opts.verbose === true) {
       this.#emit(`Fetched page 1${maxPages === undefined ? '' : ` of at most ${maxPages}`}`, true);
     }
+    const trail = new LinkTrail();
+    trail.repeats(target);
     let link = pageLink(fetched[0]?.data, 'next');
+    let looped = false;
     while (link && (maxPages === undefined || fetched.length < maxPages)) {
+      if (trail.repeats(link)) {
+        looped = true;
+        this.#emit(repeatedLinkWarning(link, fetched.length), true);
+        break;
+      }
       fetched.push(await this.#fetch(link, signal));
       if (opts.verbose === true) this.#emit(`Fetched page ${fetched.length}`, true);
       link = pageLink(fetched[fetched.length - 1]?.data, 'next');
     }
-    if (opts.verbose === true) {
+    if (opts.verbose === true && !looped) {
       this.#emit(
         link
           ? `Stopped at maxPages (${maxPages}); more pages remain`
@@ -231,7 +239,11 @@ export abstract class BaseClient {
     if (opts.mergeAllPages === false) {
       return opts.rawPageResponses === true ? fetched.map(toResponse) : fetched.map((f) => f.data);
     }
-    return mergePages(fetched.map((f) => f.data));
+    const merged = mergePages(fetched.map((f) => f.data));
+    // A link that only repeats pages leads nowhere new: the merged response does not offer it.
+    if (looped && typeof merged === 'object' && merged !== null)
+      delete (merged as { next_url?: unknown }).next_url;
+    return merged;
   }
 
   async *#walk(target: string, opts: Record<string, unknown>): AsyncGenerator<unknown> {
@@ -241,7 +253,12 @@ export abstract class BaseClient {
     let link: string | undefined = target;
     let pages = 0;
     let items = 0;
+    const trail = new LinkTrail();
     while (link && (maxPages === undefined || pages < maxPages)) {
+      if (trail.repeats(link)) {
+        this.#emit(repeatedLinkWarning(link, pages), true);
+        return;
+      }
       const { data } = await this.#fetch(link, signal);
       pages++;
       if (opts.verbose === true) this.#emit(`Fetched page ${pages}`, true);
@@ -296,8 +313,15 @@ export abstract class BaseClient {
         let bars: FullRangeBar[] = [];
         let status: string | undefined;
         let response: unknown;
+        const trail = new LinkTrail();
+        let pages = 0;
         for (let link: string | undefined = target; link; link = pageLink(response, 'next')) {
+          if (trail.repeats(link)) {
+            if (warnings) this.#emit(repeatedLinkWarning(link, pages), true);
+            break;
+          }
           ({ data: response } = await this.#fetch(link, chunkSignal));
+          pages++;
           target = link;
           status = (response as { status?: string }).status;
           const items = pageItems(response) as FullRangeBar[];
@@ -379,8 +403,13 @@ export abstract class BaseClient {
     const dir = direction === 'next' ? 'next' : 'previous';
     const first = await decodedOf(oldResponse);
     const pages: unknown[] = [options.rawResponses ? oldResponse : first];
+    const trail = new LinkTrail();
     let link = pageLink(first, dir);
     while (link && (options.maxPages === undefined || pages.length < options.maxPages)) {
+      if (trail.repeats(link)) {
+        this.#emit(repeatedLinkWarning(link, pages.length), true);
+        break;
+      }
       const fetched = await this.#fetch(link, options.signal);
       pages.push(options.rawResponses ? toResponse(fetched) : fetched.data);
       if (options.verbose) this.#emit(`Fetched page ${pages.length}`, true);

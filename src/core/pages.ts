@@ -67,3 +67,35 @@ export function pageLink(page: unknown, direction: 'next' | 'previous'): string 
   const link = (page as Page)[direction === 'next' ? 'next_url' : 'previous_url'];
   return typeof link === 'string' && link ? link : undefined;
 }
+
+/**
+ * The links a walk through pages has followed. A service that answers with a `next_url` it sent
+ * before (a loop on one link, or a cycle through several) would keep a walk going forever; the walk asks
+ * {@link LinkTrail.repeats} before each fetch and stops on `true`, with {@link repeatedLinkWarning}.
+ * Links are compared by path and query, so an absolute `next_url` matches the relative target it repeats.
+ */
+export class LinkTrail {
+  readonly #seen = new Set<string>();
+
+  /** Records `link`; true when it was recorded before. */
+  repeats(link: string): boolean {
+    const key = linkKey(link);
+    if (this.#seen.has(key)) return true;
+    this.#seen.add(key);
+    return false;
+  }
+}
+
+/** The line a walk emits when it stops on a repeated link after `pages` pages. */
+export function repeatedLinkWarning(link: string, pages: number): string {
+  return `Stopped paging after ${pages} page${pages === 1 ? '' : 's'}: the service sent a next_url already followed (${linkKey(link).split('?')[0]}), which would repeat pages forever`;
+}
+
+function linkKey(link: string): string {
+  try {
+    const url = new URL(link, 'http://link.invalid');
+    return url.pathname + url.search;
+  } catch {
+    return link;
+  }
+}
