@@ -4,11 +4,12 @@
  * derive from these descriptions.
  */
 
+import type { DateInput } from '../dates/date-input.js';
+
+export type { DateInput };
+
 /** Ticker prefixes the service uses per asset class. */
 export type TickerPrefix = 'O:' | 'C:' | 'X:' | 'I:';
-
-/** A calendar date: a `Date` (its UTC calendar day) or a `YYYY-MM-DD` string. */
-export type DateInput = Date | string;
 
 /**
  * How a parameter's value is checked and written on the wire.

@@ -1,6 +1,6 @@
 import { InvalidParameterError } from '../core/errors.js';
-import type { DateInput } from '../core/operation.js';
 import { addDays, dayNumber } from './calendar.js';
+import type { DateInput } from './date-input.js';
 import { parseDateInput } from './parse-date-input.js';
 
 /** Options of {@link getDatesBetween}. */

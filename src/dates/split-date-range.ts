@@ -1,6 +1,6 @@
 import { InvalidParameterError } from '../core/errors.js';
-import type { DateInput } from '../core/operation.js';
 import { addDays } from './calendar.js';
+import type { DateInput } from './date-input.js';
 import { type RangeBound, rangeToInstants, readRangeBound } from './range-bounds.js';
 import { isTimeZone, NEW_YORK, startOfDay } from './time-zone.js';
 
