@@ -53,6 +53,8 @@ const UNSIGNED_TEXT = /^\+?\d+$/;
 // Decimal numbers as the service reads them: an optional sign, digits with an optional point, an
 // optional exponent (`+1.5`, `.5`, `5.`, `1e3`); no hexadecimal, `Inf` or `NaN`.
 const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+// RFC 3339 as the service's parser reads it: `T` and `Z` in upper case (the layout's literals).
+const RFC3339_AS_SENT = /^\d{4}-\d{2}-\d{2}T[^Tt z]+(?:Z|[+-]\d{2}:\d{2})$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 // The boolean spellings the service accepts, as Go's `strconv.ParseBool` reads them.
@@ -200,7 +202,8 @@ export function encodeParam(param: ParamSpec, value: unknown): string {
  * - `dateOrMs` → `{ date }`, or `{ ms }` from non-negative Unix milliseconds (an optional `+`, leading
  *   zeros allowed). An RFC 3339 time is refused, as the service refuses it on aggregates.
  * - `nsTimestamp` → `{ date }`, `{ ns }` from non-negative Unix nanoseconds within 64 bits, or `{ ns }`
- *   from RFC 3339 with an offset and up to nine fraction digits (`2022-05-10T14:11:12.690661189Z`).
+ *   from RFC 3339 with an offset (`Z` or `±hh:mm`; `T` and `Z` upper case) and up to nine fraction
+ *   digits (`2022-05-10T14:11:12.690661189Z`).
  * - `nsOffset` → `bigint`, `msOffset` → number: non-negative digits, an optional `+`.
  * - `list` → the comma-separated items, each trimmed (`AAPL, TSLA`), blanks dropped, at most `maxItems`.
  *
@@ -265,7 +268,7 @@ export function decodeParam(param: ParamSpec, raw: string): DecodedValue {
       if (isDayString(raw)) return { date: raw };
       const digits = decodeNanoseconds(raw);
       if (digits !== undefined) return { ns: digits };
-      const ns = parseRfc3339Ns(raw);
+      const ns = RFC3339_AS_SENT.test(raw) ? parseRfc3339Ns(raw) : undefined;
       if (ns !== undefined) return { ns };
       return reject(
         param,

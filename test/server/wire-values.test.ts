@@ -129,7 +129,7 @@ describe('the server reads wire values as the service does', () => {
     await sameAnswers(server, trades(String(start), String(end)), [
       trades('2013-10-07T14:00:00Z', '2013-10-07T14:01:00Z'),
       trades('2013-10-07T10:00:00-04:00', '2013-10-07T10:01:00.000000000-04:00'),
-      trades('2013-10-07T15:30:00.0+01:30', '2013-10-07T14:01:00z'),
+      trades('2013-10-07T15:30:00.0+01:30', '2013-10-07T14:01:00.000Z'),
       trades(`+${start}`, `0${end}`),
     ]);
     await refused(
