@@ -1,3 +1,4 @@
+import { maskKey } from '../core/mask-key.js';
 import { type OutputFormat, resolveOutputFormat } from './output.js';
 import { Progress } from './progress.js';
 
@@ -47,10 +48,10 @@ export class CliContext {
     );
   }
 
-  /** Replaces every known key in `text` with `***`. */
+  /** Replaces every known key in `text` with `***`, as a whole token, so no word around it is cut. */
   redact(text: string): string {
     let out = text;
-    for (const s of this.#secrets) out = out.split(s).join('***');
+    for (const s of this.#secrets) out = maskKey(out, s, '***');
     return out;
   }
 

@@ -20,16 +20,16 @@ const TOKEN_CHAR = '[\\p{L}\\p{N}_]';
 const patterns = new Map<string, RegExp | undefined>();
 
 /**
- * `text` with every whole-token occurrence of `key` (and of its URL-encoded form) replaced by
- * {@link KEY_MASK}. An empty key masks nothing.
+ * `text` with every whole-token occurrence of `key` (and of its URL-encoded form) replaced by `mask`.
+ * An empty key masks nothing.
  *
  * @example maskKey('Unknown API Key k', 'k') // 'Unknown API Key <api key>'
  * @example maskKey('Ticker not found.', 'k') // 'Ticker not found.'
  */
-export function maskKey(text: string, key: string): string {
+export function maskKey(text: string, key: string, mask: string = KEY_MASK): string {
   const pattern = patternOf(key);
   if (pattern === undefined) return text;
-  return text.replace(pattern, KEY_MASK);
+  return text.replace(pattern, () => mask);
 }
 
 /** `value` with the key masked in every string it holds (objects and arrays copied, others as they are). */
