@@ -214,8 +214,7 @@ export abstract class BaseClient {
     if (opts.verbose === true) {
       this.#emit(`Fetched page 1${maxPages === undefined ? '' : ` of at most ${maxPages}`}`, true);
     }
-    const trail = new LinkTrail();
-    trail.repeats(target);
+    const trail = new LinkTrail(target);
     let link = pageLink(fetched[0]?.data, 'next');
     let looped = false;
     while (link && (maxPages === undefined || fetched.length < maxPages)) {

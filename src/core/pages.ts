@@ -77,6 +77,11 @@ export function pageLink(page: unknown, direction: 'next' | 'previous'): string 
 export class LinkTrail {
   readonly #seen = new Set<string>();
 
+  /** @param start - The link the walk starts from, if it is a link of its own (the first request). */
+  constructor(start?: string) {
+    if (start !== undefined) this.#seen.add(linkKey(start));
+  }
+
   /** Records `link`; true when it was recorded before. */
   repeats(link: string): boolean {
     const key = linkKey(link);
