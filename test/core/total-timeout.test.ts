@@ -9,6 +9,7 @@ import { resolveClientOptions } from '../../src/core/client-options.js';
 import { InvalidParameterError, isTimeoutError, ReadTimeout } from '../../src/core/errors.js';
 import { Transport } from '../../src/core/transport.js';
 import { StocksClient } from '../../src/index.js';
+import { startFaultServerThread } from '../support/fault-server.js';
 
 const KEY = 'dribble-key-0123456789abcdef';
 
@@ -102,5 +103,26 @@ describe('totalTimeout', { timeout: 60_000 }, () => {
       );
     }
     assert.equal(resolveClientOptions(KEY).totalTimeout, 300);
+  });
+
+  test('the synchronous client is bounded the same way', async () => {
+    // The sync client blocks this thread, so the dribbling server runs on a thread of its own.
+    const thread = await startFaultServerThread([{ kind: 'dribble', body: '{"results":[]}' }]);
+    try {
+      const client = StocksClient(KEY, { baseUrl: thread.url, totalTimeout: 0.5, maxRetries: 0 });
+      try {
+        assert.throws(
+          () => client.getTradesV3('AAPL'),
+          (e: unknown) =>
+            isTimeoutError(e) &&
+            (e as Error).name === 'ReadTimeout' &&
+            /totalTimeout/.test((e as Error).message),
+        );
+      } finally {
+        client.close();
+      }
+    } finally {
+      await thread.close();
+    }
   });
 });

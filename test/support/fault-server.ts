@@ -18,8 +18,11 @@ export interface Step {
    * - `stall-body`: send the headers and half of `body`, then never send the rest.
    * - `destroy`: destroy the socket without answering.
    * - `echo`: answer 200 with a JSON body `{ method, url, headers }` of the request.
+   * - `dribble`: send the headers (no `content-length`) and the start of `body`, then one space every
+   *   ~100 ms for a minute (far beyond any limit a test sets), then the rest of `body`. A blocked
+   *   synchronous caller that is not bounded still returns, so the test fails instead of hanging.
    */
-  kind?: 'respond' | 'drop-mid-body' | 'stall' | 'stall-body' | 'destroy' | 'echo';
+  kind?: 'respond' | 'drop-mid-body' | 'stall' | 'stall-body' | 'destroy' | 'echo' | 'dribble';
   /** @default 200 */
   status?: number;
   headers?: Record<string, string>;
@@ -117,6 +120,21 @@ function perform(step: Step, recorded: RecordedRequest, req: IncomingMessage, re
           ? step.body
           : JSON.stringify(step.body);
   const bytes = Buffer.from(body, 'utf8');
+  if (kind === 'dribble') {
+    res.writeHead(step.status ?? 200, { 'content-type': 'application/json', ...step.headers });
+    const half = Math.max(1, Math.floor(bytes.length / 2));
+    res.write(bytes.subarray(0, half));
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (++sent < 600) res.write(' ');
+      else {
+        clearInterval(timer);
+        res.end(bytes.subarray(half));
+      }
+    }, 100);
+    res.on('close', () => clearInterval(timer));
+    return;
+  }
   res.writeHead(step.status ?? 200, {
     'content-type': 'application/json',
     'content-length': String(bytes.length),
