@@ -6,8 +6,10 @@ import type { ServerContext } from '../context.js';
 import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, notFound, originOf, sendJson } from '../http.js';
 import {
+  assetClassOf,
   type Bar,
   dailyBar,
+  dayBarStamp,
   extendedHours,
   marketTimeZone,
   previousSessionBar,
@@ -15,8 +17,6 @@ import {
 } from '../market/index.js';
 import type { BarTimespan } from '../market/windows.js';
 import { dayStartMs, parseRequest, routePattern } from '../validate.js';
-
-const HOUR = 3_600_000;
 
 /** `results` key omitted when empty, as the service does for aggregates without data. */
 const withResults = (results: readonly unknown[]) => (results.length > 0 ? { results } : {});
@@ -77,9 +77,19 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const ticker = req.values.get('ticker') as string;
     const index = ticker.startsWith('I:');
     const adjusted = !index && req.values.get('adjusted') !== false;
-    const session = await previousSessionBar(ctx.store, ticker, await ctx.now(), { adjusted });
+    const session = await previousSessionBar(ctx.store, ticker, await ctx.now(assetClassOf(ticker)), {
+      adjusted,
+    });
     const results = session
-      ? [{ T: ticker, ...barJson({ ...session.bar, t: sessionEnd(ticker, session.date) }, index) }]
+      ? [
+          {
+            T: ticker,
+            ...barJson(
+              { ...session.bar, t: await dayBarStamp(ctx.store, ticker, session.date, 'previous') },
+              index,
+            ),
+          },
+        ]
       : [];
     return sendJson(c, {
       ticker,
@@ -105,7 +115,10 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const results: Record<string, unknown>[] = [];
       for (const ticker of tickers) {
         const bar = await dailyBar(ctx.store, ticker, date, { adjusted });
-        if (bar) results.push({ T: ticker, ...barJson({ ...bar, t: sessionEnd(ticker, date) }, false) });
+        if (bar) {
+          const t = await dayBarStamp(ctx.store, ticker, date, 'grouped');
+          results.push({ T: ticker, ...barJson({ ...bar, t }, false) });
+        }
       }
       return sendJson(c, {
         queryCount: results.length,
@@ -165,15 +178,6 @@ function barJson(b: Bar, index: boolean): Record<string, number | undefined> {
     t: b.t,
     n: b.n,
   };
-}
-
-/**
- * The end of a session, which grouped daily and previous close stamp their bars with: 16:00 New York
- * for US markets, the next midnight UTC for forex and crypto.
- */
-function sessionEnd(ticker: string, date: string): number {
-  const tz = marketTimeZone(ticker);
-  return tz === NEW_YORK ? dayStartMs(date, tz, 0) + 16 * HOUR : dayStartMs(date, tz, 1);
 }
 
 /**

@@ -61,7 +61,7 @@ const pairOf = (c: Context<AppEnv>, op: OperationSpec) => {
 export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(lastForexQuote), async (c) => {
     const { from, to } = pairOf(c, lastForexQuote);
-    const last = await latestForexQuote(ctx, `C:${from}${to}`, await ctx.now());
+    const last = await latestForexQuote(ctx, `C:${from}${to}`, await ctx.now('fx'));
     if (!last) throw notFound();
     return sendJson(c, { last, request_id: c.get('requestId'), status: 'success', symbol: `${from}/${to}` });
   });
@@ -69,7 +69,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(lastCryptoTrade), async (c) => {
     const { from, to } = pairOf(c, lastCryptoTrade);
     const ticker = `X:${from}${to}`;
-    const now = await ctx.now();
+    const now = await ctx.now('crypto');
     const trade = await lastTrade(ctx.store, ticker, now);
     let last: Record<string, unknown>;
     if (trade) {
@@ -95,7 +95,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const { values, from, to } = pairOf(c, currencyConversion);
     const amount = (values.get('amount') as number | undefined) ?? 1;
     const precision = Math.min((values.get('precision') as number | undefined) ?? 2, 4);
-    const now = await ctx.now();
+    const now = await ctx.now('fx');
     // The direct pair's bid, else the inverse pair's (1 / bid), as the service's recorded answers do.
     let quote = await latestForexQuote(ctx, `C:${from}${to}`, now);
     let symbol = `${from}/${to}`;

@@ -73,6 +73,14 @@ export async function sessionSoFar(store: Store, ticker: string, nowMs: number):
   let minute: (Bar & { av: number }) | undefined;
   if (bars.length > 0) {
     day = aggregate(bars);
+    // The day bar's definition (market/bars.ts): a US stock's open, high, low and close come from the
+    // regular session once it has traded, its volume and vw from the whole day.
+    const regular = tz === NEW_YORK && !/^[A-Z]:/.test(ticker) ? tradingSession(date) : undefined;
+    const inSession = regular ? bars.filter((b) => b.t + 60_000 > regular.open && b.t < regular.close) : [];
+    if (inSession.length > 0) {
+      const r = aggregate(inSession);
+      day = { ...day, o: r.o, h: r.h, l: r.l, c: r.c };
+    }
     const last = bars[bars.length - 1] as Bar;
     minute = { ...last, av: day.v };
   } else {
