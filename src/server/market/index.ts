@@ -11,6 +11,7 @@ export {
   normaliseLists,
 } from './last.js';
 export { type AssetClass, assetClassOf, latestDataTime, latestDataTimes } from './now.js';
+export { decimalString, priceDecimals, roundPrice, roundTo, roundVolume } from './precision.js';
 export {
   type DailyOptions,
   dailyBar,

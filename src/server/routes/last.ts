@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { lastQuote as lastQuoteOp, lastTrade as lastTradeOp } from '../../operations/last.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, put, sendJson } from '../http.js';
-import { assetClassOf, lastQuote, lastTrade } from '../market/index.js';
+import { assetClassOf, decimalString, lastQuote, lastTrade } from '../market/index.js';
 import { parseRequest, routePattern } from '../validate.js';
 
 /** Last trade (stocks, options) and last NBBO quote (stocks), as of the server's "now". */
@@ -21,6 +21,7 @@ export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     results.q = r.sequence_number;
     put(results, 'r', r.trf_id);
     results.s = r.size;
+    results.ds = decimalString(r.size);
     results.t = r.sip_timestamp;
     put(results, 'x', r.exchange);
     put(results, 'y', r.participant_timestamp);
