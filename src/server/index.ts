@@ -50,7 +50,7 @@ export interface StartServerOptions {
   /**
    * "Now" for last values, previous close and snapshots: Unix ms, an ISO timestamp, or a `YYYY-MM-DD`
    * date (meaning the end of that day in New York).
-   * @default the latest data time in the store
+   * @default per asset class, the time of its latest tick or intraday bar in the store (`latestDataTimes`)
    */
   now?: number | string;
   /**
