@@ -433,6 +433,15 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
     const x = crypto.body.results.find((r: { T: string }) => r.T === 'X:BTCUSD');
     assert.deepEqual([x.o, x.c], [Number(btc[0]?.[1]), Number(lastMinute[4])]);
     assert.equal(x.t, Date.UTC(2018, 3, 4) + Number(lastMinute[0]));
+
+    // Previous close: forex at the day's last millisecond, crypto at the end of its day.
+    const later = await fixtureServer(t, { now: '2018-04-05T12:00:00Z' });
+    if (!later) return;
+    const fxPrev = (await getJson(later, '/v2/aggs/ticker/C:EURUSD/prev')).body.results[0];
+    assert.equal(fxPrev.t, Date.UTC(2018, 3, 4, 23, 59, 59, 999));
+    const btcPrev = (await getJson(later, '/v2/aggs/ticker/X:BTCUSD/prev')).body.results[0];
+    assert.equal(btcPrev.t, Date.UTC(2018, 3, 5));
+    assert.equal(btcPrev.c, Number(lastMinute[4]));
   });
 
   test('an unknown ticker gets an empty OK result without a results key', async (t) => {
