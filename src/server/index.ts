@@ -8,7 +8,7 @@ import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
 import { cachingStore } from './market/cache.js';
-import { latestDataTime } from './market/now.js';
+import { type AssetClass, latestDataTimes } from './market/now.js';
 import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
 import { Store } from './store/store.js';
@@ -50,7 +50,7 @@ export interface StartServerOptions {
   /**
    * "Now" for last values, previous close and snapshots: Unix ms, an ISO timestamp, or a `YYYY-MM-DD`
    * date (meaning the end of that day in New York).
-   * @default the latest data time in the store
+   * @default per asset class, the time of its latest tick or intraday bar in the store (`latestDataTimes`)
    */
   now?: number | string;
   /**
@@ -141,9 +141,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const opened = options.store ? undefined : await openStore(options.db ?? defaultDbPath());
   const store = options.store ?? (opened?.store as Store);
   try {
-    const latest = fixedNow ?? (await latestDataTime(store)) ?? Date.now();
+    const times = fixedNow === undefined ? await latestDataTimes(store) : { byClass: {} };
+    const latest = fixedNow ?? times.latest ?? Date.now();
+    const now = async (assetClass?: AssetClass) =>
+      (assetClass !== undefined && times.byClass[assetClass]) || latest;
     const cache = options.cache ?? opened?.readOnly === true;
-    const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now: async () => latest, log };
+    const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now, log };
     const app = createApp(ctx, { apiKeys: keys, ...(cache && { responses: new ResponseCache() }) });
     // Requests whose client went away still run their queries; close() waits for them before it closes
     // the store, since closing DuckDB under a running query crashes or hangs the process.

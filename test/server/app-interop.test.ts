@@ -64,13 +64,16 @@ describe('the official JS client against the local server', () => {
     assert.equal(p.c, days.get('20131004')?.c);
     assert.equal(p.o, days.get('20131004')?.o);
 
+    // 2013-10-07 has trade ticks, which make its day bar (the vendor's row is not its source).
+    const oct7 = all.results?.find((b) => b.t === Date.UTC(2013, 9, 7) + EDT);
+    assert.ok(oct7);
     const grouped = await plain.getGroupedStocksAggregates('2013-10-07', true);
     const spy = grouped.results?.find((r) => r.T === 'SPY');
-    assert.equal(spy?.c, days.get('20131007')?.c);
+    assert.equal(spy?.c, oct7.c);
 
     const oc = await plain.getStocksOpenClose('SPY', '2013-10-07', true);
-    assert.equal(oc.open, days.get('20131007')?.o);
-    assert.equal(oc.close, days.get('20131007')?.c);
+    assert.equal(oc.open, oct7.o);
+    assert.equal(oc.close, oct7.c);
     assert.equal(typeof oc.preMarket, 'number');
     assert.equal(typeof oc.afterHours, 'number');
 
@@ -154,6 +157,9 @@ describe('the official JS client against the local server', () => {
     if (!server) return;
     const plain = restClient('any-key', server.url);
     const closes = [...spyDaily().entries()].filter(([d]) => d <= '20131007').map(([, b]) => b.c);
+    // 2013-10-07 has trade ticks, which make its day bar: its close is the last regular-session trade.
+    const oct7 = await plain.getStocksAggregates('SPY', 1, 'day' as never, '2013-10-07', '2013-10-07');
+    closes[closes.length - 1] = oct7.results?.[0]?.c as number;
     const sma = await plain.getStocksSMA(
       'SPY',
       undefined,
@@ -232,15 +238,14 @@ describe('the official JS client against the local server', () => {
     const fx = await plain.getForexAggregates('C:EURUSD', 1, 'day' as never, '2014-05-01', '2014-05-01');
     assert.equal(fx.results?.[0]?.t, may1);
 
-    const daily = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((f) =>
-      f[0]?.startsWith('20180404'),
-    ) as string[];
+    // 2018-04-04 has minute bars, which make its day bar.
+    const minutes = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip');
     const oc = await plain.getCryptoOpenClose('BTC', 'USD', '2018-04-04');
-    assert.equal(oc.open, Number(daily[1]));
-    assert.equal(oc.close, Number(daily[4]));
-    const last = await plain.getLastCryptoTrade('BTC', 'USD');
-    assert.equal(last.symbol, 'BTC-USD');
-    assert.equal(typeof last.last?.price, 'number');
+    assert.equal(oc.open, Number(minutes[0]?.[1]));
+    assert.equal(oc.close, Number(minutes[minutes.length - 1]?.[4]));
+    // The Lean data holds no crypto trades, so there is no last trade (snapshot-fidelity.test.ts reads
+    // one through this client from a store that has some).
+    await assert.rejects(plain.getLastCryptoTrade('BTC', 'USD'), /404/);
     const rsi = await plain.getCryptoRSI(
       'X:BTCUSD',
       undefined,

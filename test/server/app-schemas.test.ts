@@ -144,14 +144,6 @@ const CASES: Case[] = [
     spec: '/v1/last_quote/currencies/{from}/{to}',
     recorded: 'v1/last_quote/currencies/AUD/USD.json',
     records: (b) => b.last,
-    // Quote bars (most of the forex history) do not name an exchange.
-    unavailable: ['exchange'],
-  },
-  {
-    path: '/v1/last/crypto/BTC/USD',
-    spec: '/v1/last/crypto/{from}/{to}',
-    recorded: 'v1/last/crypto/BTC/USD.json',
-    records: (b) => b.last,
   },
   {
     path: '/v1/conversion/EUR/USD?amount=100&precision=2',

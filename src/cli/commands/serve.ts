@@ -28,8 +28,8 @@ export const serveCommand: CommandDef = {
     {
       name: 'now',
       type: 'unix ms|ISO time|YYYY-MM-DD',
-      default: 'latest data time',
-      doc: '"Now" of the server.',
+      default: 'latest data time per asset class',
+      doc: '"Now" of snapshots, last trades and quotes, for every asset class (default: each class\'s latest tick or intraday bar).',
     },
   ],
   async run(ctx, input) {

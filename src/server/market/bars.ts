@@ -1,3 +1,5 @@
+import { NEW_YORK } from '../../dates/time-zone.js';
+import { nyseHolidays } from '../calendar/index.js';
 import type { Columns, Store } from '../store/store.js';
 import { storeFact } from './facts.js';
 import { splitFactorSql, splitSteps } from './splits.js';
@@ -59,14 +61,14 @@ export interface BarPage {
 type SourceKind = 'trades' | 'second' | 'minute' | 'hour' | 'day';
 
 /**
- * Sources usable for a timespan, finest first. Day and longer windows prefer the stored daily bars
- * (the vendor's official session bars) and only fall back on finer data for days without one.
+ * Sources usable for a timespan, finest first: each day takes all its values from the finest source
+ * that has it (ticks, then second, minute and hour bars, then a stored daily bar).
  */
 function sourcesFor(timespan: BarTimespan): SourceKind[] {
   if (timespan === 'second') return ['trades', 'second'];
   if (timespan === 'minute') return ['trades', 'second', 'minute'];
   if (timespan === 'hour') return ['trades', 'second', 'minute', 'hour'];
-  return ['day', 'trades', 'second', 'minute', 'hour'];
+  return ['trades', 'second', 'minute', 'hour', 'day'];
 }
 
 /** One base aggregate, as the SQL selects it (a type, not an interface, to be read as `Columns`). */
@@ -78,14 +80,8 @@ type BaseRow = {
   c: number;
   v: number;
   pv: number;
-  real: boolean;
   n: number | null;
   alln: boolean;
-  /** The daily supplement (day and longer windows only): pv, v, n and alln of the finest bars. */
-  spv?: number | null;
-  sv?: number | null;
-  sn?: number | null;
-  salln?: boolean | null;
 };
 
 /**
@@ -97,7 +93,8 @@ const TICK_ORDER = 'sequence_number';
 
 /**
  * Aggregate bars of a ticker, built in DuckDB from the finest data stored for each day: trade ticks,
- * then second, minute and hour bars; for day and longer windows the stored daily bars come first.
+ * then second, minute and hour bars, then (day and longer windows) the stored daily bars. A day takes
+ * every value from one source, never prices from one and volume or counts from another.
  *
  * - Windows: second/minute/hour windows are aligned on the wall clock of the market's time zone
  *   (multiples of the window length since 1970-01-01 local time, so 5-minute bars start at :00, :05…;
@@ -105,9 +102,11 @@ const TICK_ORDER = 'sequence_number';
  *   repeated when DST ends gives two bars);
  *   day windows start at local midnight, weeks on Sunday, months, quarters and years on their first day.
  *   Multi-day (and multi-week, -month…) windows are counted from the period holding `fromMs`.
- * - `vw`: from ticks (Σ price × size / Σ size) where the day has ticks; a daily bar without its own
- *   `vw` takes it from that day's ticks when there are any; else the stored `vw`; else the typical price
- *   (h + l + c) / 3 of each base bar, volume weighted (an approximation, as the sources lack it).
+ * - Day bars of US stocks: `o/h/l/c` from the regular session (09:30 to the close) when anything traded
+ *   in it, else from the whole day; `v`, `vw` and `n` from the whole day, extended hours included (the
+ *   service's rule: extended-hours trades update a day's volume, not its prices).
+ * - `vw`: Σ price × size over ticks; over bars, their stored `vw`, else their typical price
+ *   (h + l + c) / 3, volume weighted (an approximation, as the sources lack it).
  * - `n`: the trade count from ticks, or the stored count; omitted when unknown.
  * - `limit` counts base aggregates (seconds for second windows, minutes for minute and hour windows,
  *   days otherwise); a window cut by the limit is dropped and the page says where the next one starts.
@@ -194,7 +193,7 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
       : 'bkey';
   // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
   // constant within a base aggregate and applies to the few aggregated rows, not to every tick. A query
-  // that needs one source reads only it, and intraday queries skip the daily supplement's columns.
+  // that needs one source reads only it.
   const source =
     only === 'ticks'
       ? 'ticks'
@@ -203,26 +202,38 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
         : '(SELECT * FROM ticks UNION ALL SELECT * FROM stored)';
   const adjust = (column: string, op: '/' | '*', f: string) =>
     steps.length === 0 ? column : `${column} ${op} ${f}`;
+  // A US stock's day takes its open, high, low and close from the regular session when anything traded
+  // in it (extended-hours trades update only the volume), its volume, vw and count from the whole day.
+  const session =
+    !intraday && regularSessionSplit(q.ticker) ? sessionSql(segments, rangeStart, rangeEnd) : undefined;
+  const price = (agg: string, value: string, inSession: string) =>
+    session
+      ? `coalesce(${agg.replace('$', value)} FILTER (WHERE ${inSession}), ${agg.replace('$', value)})`
+      : agg.replace('$', value);
+  const tickInSession = session ? session('sip_timestamp', 1_000_000, '1') : '';
+  const barInSession = session ? session('t', 1, RESOLUTION_LENGTH_SQL) : '';
   const sql = `
     WITH ticks AS (
       SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS bkey,
-             arg_min(price, ${TICK_ORDER}) AS o, max(price) AS h, min(price) AS l,
-             arg_max(price, ${TICK_ORDER}) AS c, sum(size) AS v, sum(price * size) AS pv,
-             count(*)::DOUBLE AS n, TRUE AS alln, TRUE AS real
+             ${price(`arg_min($, ${TICK_ORDER})`, 'price', tickInSession)} AS o,
+             ${price('max($)', 'price', tickInSession)} AS h, ${price('min($)', 'price', tickInSession)} AS l,
+             ${price(`arg_max($, ${TICK_ORDER})`, 'price', tickInSession)} AS c, sum(size) AS v,
+             sum(price * size) AS pv, count(*)::DOUBLE AS n, TRUE AS alln
         FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
        GROUP BY bkey),
     stored AS (${
       asStored
         ? `
       SELECT ${rank(baseKind)} AS rk, ${keyOf('t', 1)} AS bkey, o, h, l, c, v,
-             coalesce(vw, (h + l + c) / 3) * v AS pv, n::DOUBLE AS n, n IS NOT NULL AS alln,
-             vw IS NOT NULL AS real
+             coalesce(vw, (h + l + c) / 3) * v AS pv, n::DOUBLE AS n, n IS NOT NULL AS alln
         FROM bars WHERE ticker = $1 AND resolution = '${baseKind}' AND t >= $4 AND t < $5`
         : `
       SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
-             ${keyOf('t', 1)} AS bkey, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c,
+             ${keyOf('t', 1)} AS bkey, ${price('arg_min($, t)', 'o', barInSession)} AS o,
+             ${price('max($)', 'h', barInSession)} AS h, ${price('min($)', 'l', barInSession)} AS l,
+             ${price('arg_max($, t)', 'c', barInSession)} AS c,
              sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
-             count(n) = count(*) AS alln, bool_and(vw IS NOT NULL) AS real
+             count(n) = count(*) AS alln
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
          AND t >= $4 AND t < $5
        GROUP BY rk, bkey`
@@ -230,17 +241,10 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
     base AS (SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM ${source}
               WHERE bkey >= $7 AND bkey < $8),
     chosen AS (SELECT * FROM base ${singleSource ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
-    ${
-      intraday
-        ? ''
-        : `, supp AS (SELECT bkey, pv, ${adjust('v', '*', 'f')} AS v, n, alln FROM base WHERE rk > 0 AND real
-                      QUALIFY rk = min(rk) OVER (PARTITION BY bkey))`
-    }
     SELECT c.bkey::DOUBLE AS bkey, ${adjust('c.o', '/', 'c.f')} AS o, ${adjust('c.h', '/', 'c.f')} AS h,
            ${adjust('c.l', '/', 'c.f')} AS l, ${adjust('c.c', '/', 'c.f')} AS c, ${adjust('c.v', '*', 'c.f')} AS v,
-           c.pv, c.real, c.n, c.alln
-           ${intraday ? '' : ', s.pv AS spv, s.v AS sv, s.n AS sn, s.alln AS salln'}
-      FROM chosen c ${intraday ? '' : 'LEFT JOIN supp s USING (bkey)'}
+           c.pv, c.n, c.alln
+      FROM chosen c
      ORDER BY c.bkey ${q.sort === 'desc' ? 'DESC' : 'ASC'}
      LIMIT $6`;
 
@@ -510,9 +514,7 @@ function combine(t: number, b: Columns<BaseRow>, run: WindowRun): Bar {
     weighted += vw * vi;
     plain += vw;
     const ni = b.n[i] as number | null;
-    const sni = b.sn?.[i] ?? null;
-    const count = b.alln[i] && ni !== null ? ni : b.salln?.[i] && sni !== null ? sni : undefined;
-    n = n === undefined || count === undefined ? undefined : n + count;
+    n = n === undefined || !b.alln[i] || ni === null ? undefined : n + ni;
   }
   const bar: Bar = { t, o: b.o[first] as number, h, l, c: b.c[last] as number, v };
   const vw = v > 0 ? weighted / v : plain / (run.end - run.start);
@@ -521,14 +523,52 @@ function combine(t: number, b: Columns<BaseRow>, run: WindowRun): Bar {
   return bar;
 }
 
-/** The base aggregate's vw: its own from ticks or stored vw, else the day's ticks, else typical price. */
+/**
+ * The base aggregate's vw: Σ price × size over its ticks, or over its bars with their stored vw (the
+ * typical price (h + l + c) / 3 of a bar without one); the typical price when it has no volume.
+ */
 function rowVw(b: Columns<BaseRow>, i: number): number {
   const v = b.v[i] as number;
-  const pv = b.pv[i] as number;
-  if (b.real[i] && v > 0) return pv / v;
-  const spv = b.spv?.[i] ?? null;
-  const sv = b.sv?.[i] ?? null;
-  if (spv !== null && sv !== null && sv > 0) return spv / sv;
-  if (v > 0) return pv / v;
+  if (v > 0) return (b.pv[i] as number) / v;
   return ((b.h[i] as number) + (b.l[i] as number) + (b.c[i] as number)) / 3;
+}
+
+/** The length in ms of a stored bar, by its resolution. */
+const RESOLUTION_LENGTH_SQL = `CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000
+  WHEN 'hour' THEN 3600000 ELSE 86400000 END`;
+
+/** Whether `ticker`'s days have a regular session apart from extended hours: US stocks. */
+function regularSessionSplit(ticker: string): boolean {
+  return marketTimeZone(ticker) === NEW_YORK && !/^[A-Z]:/.test(ticker);
+}
+
+/**
+ * A builder of SQL conditions "the row overlaps the regular session of its day" (09:30 to 16:00 New
+ * York, 13:00 on the early closes of the calendar) for rows starting at `column` and lasting `length`
+ * (both in units of `scale` ms: a tick lasts one unit), over the instants `[start, end)`. Only numbers computed here enter the
+ * text.
+ */
+function sessionSql(
+  segments: readonly OffsetSegment[],
+  start: number,
+  end: number,
+): (column: string, scale: number, length: string) => string {
+  const early: number[] = [];
+  const firstYear = new Date(start).getUTCFullYear();
+  const lastYear = new Date(end).getUTCFullYear();
+  for (let y = Math.max(firstYear, 1800); y <= Math.min(lastYear, 2300); y++) {
+    for (const h of nyseHolidays(y))
+      if (h.status === 'early-close') early.push(Date.parse(`${h.date}T00:00:00Z`) / DAY_MS);
+  }
+  return (column, scale, length) => {
+    const day = BigInt(DAY_MS) * BigInt(scale);
+    const local = `(${column} + ${offsetSql(segments, column, scale)})`;
+    const tod = `(${local} % ${day})`;
+    const ms = (x: number) => (BigInt(x) * BigInt(scale)).toString();
+    const close =
+      early.length === 0
+        ? ms(16 * HOUR_MS)
+        : `CASE WHEN ${local} // ${day} IN (${early.join(', ')}) THEN ${ms(13 * HOUR_MS)} ELSE ${ms(16 * HOUR_MS)} END`;
+    return `(${tod} + ${length} > ${ms(9.5 * HOUR_MS)} AND ${tod} < ${close})`;
+  };
 }

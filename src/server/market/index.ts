@@ -1,5 +1,6 @@
 /** The server's query layer over the store: bars, daily sessions, last values and "now". */
 export { type Bar, type BarPage, type BarQuery, queryBars } from './bars.js';
+export { dayBarStamp } from './day-stamp.js';
 export {
   type BarQuote,
   firstDataTime,
@@ -9,7 +10,8 @@ export {
   lastTrade,
   normaliseLists,
 } from './last.js';
-export { latestDataTime } from './now.js';
+export { type AssetClass, assetClassOf, latestDataTime, latestDataTimes } from './now.js';
+export { decimalString, priceDecimals, roundPrice, roundTo, roundVolume } from './precision.js';
 export {
   type DailyOptions,
   dailyBar,

@@ -6,17 +6,20 @@ import type { ServerContext } from '../context.js';
 import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, notFound, originOf, sendJson } from '../http.js';
 import {
+  assetClassOf,
   type Bar,
   dailyBar,
+  dayBarStamp,
   extendedHours,
   marketTimeZone,
   previousSessionBar,
   queryBars,
+  roundPrice,
+  roundTo,
+  roundVolume,
 } from '../market/index.js';
 import type { BarTimespan } from '../market/windows.js';
 import { dayStartMs, parseRequest, routePattern } from '../validate.js';
-
-const HOUR = 3_600_000;
 
 /** `results` key omitted when empty, as the service does for aggregates without data. */
 const withResults = (results: readonly unknown[]) => (results.length > 0 ? { results } : {});
@@ -47,7 +50,7 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       sort,
       limit,
     });
-    const results = page.bars.map((b) => barJson(b, index));
+    const results = page.bars.map((b) => barJson(b, ticker));
     let next: string | undefined;
     if (page.nextFromMs !== undefined || page.nextToMs !== undefined) {
       // The route pattern always has {from} and {to}.
@@ -77,9 +80,19 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const ticker = req.values.get('ticker') as string;
     const index = ticker.startsWith('I:');
     const adjusted = !index && req.values.get('adjusted') !== false;
-    const session = await previousSessionBar(ctx.store, ticker, await ctx.now(), { adjusted });
+    const session = await previousSessionBar(ctx.store, ticker, await ctx.now(assetClassOf(ticker)), {
+      adjusted,
+    });
     const results = session
-      ? [{ T: ticker, ...barJson({ ...session.bar, t: sessionEnd(ticker, session.date) }, index) }]
+      ? [
+          {
+            T: ticker,
+            ...barJson(
+              { ...session.bar, t: await dayBarStamp(ctx.store, ticker, session.date, 'previous') },
+              ticker,
+            ),
+          },
+        ]
       : [];
     return sendJson(c, {
       ticker,
@@ -105,7 +118,10 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const results: Record<string, unknown>[] = [];
       for (const ticker of tickers) {
         const bar = await dailyBar(ctx.store, ticker, date, { adjusted });
-        if (bar) results.push({ T: ticker, ...barJson({ ...bar, t: sessionEnd(ticker, date) }, false) });
+        if (bar) {
+          const t = await dayBarStamp(ctx.store, ticker, date, 'grouped');
+          results.push({ T: ticker, ...barJson({ ...bar, t }, ticker) });
+        }
       }
       return sendJson(c, {
         queryCount: results.length,
@@ -140,40 +156,35 @@ async function openCloseResponse(
     status: 'OK',
     from: date,
     symbol: ticker,
-    open: bar.o,
-    high: bar.h,
-    low: bar.l,
-    close: bar.c,
-    ...(index ? {} : { volume: bar.v }),
-    ...(extended.afterHours !== undefined && { afterHours: extended.afterHours }),
-    ...(extended.preMarket !== undefined && { preMarket: extended.preMarket }),
+    open: roundPrice(ticker, bar.o),
+    high: roundPrice(ticker, bar.h),
+    low: roundPrice(ticker, bar.l),
+    close: roundPrice(ticker, bar.c),
+    ...(index ? {} : { volume: roundVolume(bar.v) }),
+    ...(extended.afterHours !== undefined && { afterHours: roundPrice(ticker, extended.afterHours) }),
+    ...(extended.preMarket !== undefined && { preMarket: roundPrice(ticker, extended.preMarket) }),
   });
 }
 
-/** A bar in the service's key order; indices carry no volume, vw or count. */
-function barJson(b: Bar, index: boolean): Record<string, number | undefined> {
-  if (index) return { o: b.o, h: b.h, l: b.l, c: b.c, t: b.t };
+/**
+ * A bar in the service's key order; indices carry no volume, vw or count. Prices at the ticker's
+ * precision and vw to four decimals, as the service writes them; volumes without float noise.
+ */
+function barJson(b: Bar, ticker: string): Record<string, number | undefined> {
+  const p = (x: number) => roundPrice(ticker, x);
+  if (ticker.startsWith('I:')) return { o: p(b.o), h: p(b.h), l: p(b.l), c: p(b.c), t: b.t };
   // One object shape for every bar (cheaper to build and to write); JSON leaves out the undefined vw
-  // and n. Four decimals, as the service writes vw (sums of float products are not bit-stable anyway).
+  // and n.
   return {
-    v: b.v,
-    vw: b.vw === undefined ? undefined : Math.round(b.vw * 10_000) / 10_000,
-    o: b.o,
-    c: b.c,
-    h: b.h,
-    l: b.l,
+    v: roundVolume(b.v),
+    vw: b.vw === undefined ? undefined : roundTo(b.vw, 4),
+    o: p(b.o),
+    c: p(b.c),
+    h: p(b.h),
+    l: p(b.l),
     t: b.t,
     n: b.n,
   };
-}
-
-/**
- * The end of a session, which grouped daily and previous close stamp their bars with: 16:00 New York
- * for US markets, the next midnight UTC for forex and crypto.
- */
-function sessionEnd(ticker: string, date: string): number {
-  const tz = marketTimeZone(ticker);
-  return tz === NEW_YORK ? dayStartMs(date, tz, 0) + 16 * HOUR : dayStartMs(date, tz, 1);
 }
 
 /**

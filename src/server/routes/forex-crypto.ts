@@ -7,12 +7,14 @@ import type { ServerContext } from '../context.js';
 import { type AppEnv, badRequest, notFound, sendJson } from '../http.js';
 import {
   dailyBar,
-  lastBarClose,
   lastQuote,
   lastQuoteBar,
   lastTrade,
   normaliseLists,
+  roundPrice,
+  roundVolume,
 } from '../market/index.js';
+import { FOREX_EXCHANGE_ID } from '../snapshots/v2-snapshot.js';
 import type { SqlValue } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import { dayStartNs, parseRequest, routePattern } from '../validate.js';
@@ -24,7 +26,8 @@ const COINBASE = 1;
 interface ForexLast {
   ask: number;
   bid: number;
-  exchange?: number;
+  /** The quote's exchange, else the service's forex id (the stored quotes name none). */
+  exchange: number;
   timestamp: number;
 }
 
@@ -43,13 +46,14 @@ async function latestForexQuote(
   ]);
   const tickMs = tick ? Number(tick.sip_timestamp / 1_000_000n) : -Infinity;
   // A bar's closing quote is only known to be later than a tick when the whole bar is.
+  const p = (x: number) => roundPrice(ticker, x);
   if (tick && tick.bid_price !== null && tick.ask_price !== null && (!bar || tickMs >= bar.start)) {
-    const out: ForexLast = { ask: tick.ask_price, bid: tick.bid_price, timestamp: tickMs };
-    const exchange = tick.bid_exchange ?? tick.ask_exchange;
-    if (exchange !== null) out.exchange = exchange;
-    return out;
+    const exchange = tick.bid_exchange ?? tick.ask_exchange ?? FOREX_EXCHANGE_ID;
+    return { ask: p(tick.ask_price), bid: p(tick.bid_price), exchange, timestamp: tickMs };
   }
-  return bar ? { ask: bar.ask, bid: bar.bid, timestamp: bar.t } : undefined;
+  return bar
+    ? { ask: p(bar.ask), bid: p(bar.bid), exchange: FOREX_EXCHANGE_ID, timestamp: bar.t }
+    : undefined;
 }
 
 const pairOf = (c: Context<AppEnv>, op: OperationSpec) => {
@@ -61,7 +65,7 @@ const pairOf = (c: Context<AppEnv>, op: OperationSpec) => {
 export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(lastForexQuote), async (c) => {
     const { from, to } = pairOf(c, lastForexQuote);
-    const last = await latestForexQuote(ctx, `C:${from}${to}`, await ctx.now());
+    const last = await latestForexQuote(ctx, `C:${from}${to}`, await ctx.now('fx'));
     if (!last) throw notFound();
     return sendJson(c, { last, request_id: c.get('requestId'), status: 'success', symbol: `${from}/${to}` });
   });
@@ -69,25 +73,18 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(lastCryptoTrade), async (c) => {
     const { from, to } = pairOf(c, lastCryptoTrade);
     const ticker = `X:${from}${to}`;
-    const now = await ctx.now();
+    const now = await ctx.now('crypto');
+    // A trade tick: a bar's close is no trade (it has no size, exchange or time of its own).
     const trade = await lastTrade(ctx.store, ticker, now);
-    let last: Record<string, unknown>;
-    if (trade) {
-      const r = normaliseLists(trade);
-      last = {
-        conditions: r.conditions ?? [],
-        exchange: r.exchange ?? COINBASE,
-        price: r.price,
-        size: r.size,
-        timestamp: Number(r.sip_timestamp / 1_000_000n),
-      };
-    } else {
-      // Without trade ticks the last trade is approximated by the close of the latest bar; its size is
-      // unknown and reported as 0.
-      const bar = await lastBarClose(ctx.store, ticker, now);
-      if (!bar) throw notFound();
-      last = { conditions: [], exchange: COINBASE, price: bar.price, size: 0, timestamp: bar.t };
-    }
+    if (!trade) throw notFound();
+    const r = normaliseLists(trade);
+    const last = {
+      conditions: r.conditions ?? [],
+      exchange: r.exchange ?? COINBASE,
+      price: roundPrice(ticker, r.price),
+      size: roundVolume(r.size),
+      timestamp: Number(r.sip_timestamp / 1_000_000n),
+    };
     return sendJson(c, { last, request_id: c.get('requestId'), status: 'success', symbol: `${from}-${to}` });
   });
 
@@ -95,7 +92,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const { values, from, to } = pairOf(c, currencyConversion);
     const amount = (values.get('amount') as number | undefined) ?? 1;
     const precision = Math.min((values.get('precision') as number | undefined) ?? 2, 4);
-    const now = await ctx.now();
+    const now = await ctx.now('fx');
     // The direct pair's bid, else the inverse pair's (1 / bid), as the service's recorded answers do.
     let quote = await latestForexQuote(ctx, `C:${from}${to}`, now);
     let symbol = `${from}/${to}`;
@@ -131,8 +128,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const tick: Record<string, unknown> = {};
       if (r.ask_price !== null) tick.a = r.ask_price;
       if (r.bid_price !== null) tick.b = r.bid_price;
-      const exchange = r.bid_exchange ?? r.ask_exchange;
-      if (exchange !== null) tick.x = exchange;
+      tick.x = r.bid_exchange ?? r.ask_exchange ?? FOREX_EXCHANGE_ID;
       tick.t = Number(r.sip_timestamp / 1_000_000n);
       return tick;
     });

@@ -6,7 +6,7 @@ import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import type { ServerContext } from '../context.js';
 import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, originOf, sendJson } from '../http.js';
-import { type Bar, firstDataTime, marketTimeZone, queryBars } from '../market/index.js';
+import { assetClassOf, type Bar, firstDataTime, marketTimeZone, queryBars } from '../market/index.js';
 import * as calc from '../market/indicators.js';
 import type { BarTimespan } from '../market/windows.js';
 import { parseRequest, routePattern, type ServerDefaults, timestampBounds } from '../validate.js';
@@ -72,7 +72,7 @@ async function indicator(
   }
 
   const first = await firstDataTime(ctx.store, ticker);
-  const end = Math.min(hi, await ctx.now());
+  const end = Math.min(hi, await ctx.now(assetClassOf(ticker)));
   let bars: Bar[] = [];
   if (first !== undefined && first <= end) {
     const page = await queryBars(ctx.store, {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { lastQuote as lastQuoteOp, lastTrade as lastTradeOp } from '../../operations/last.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, put, sendJson } from '../http.js';
-import { lastQuote, lastTrade } from '../market/index.js';
+import { assetClassOf, decimalString, lastQuote, lastTrade } from '../market/index.js';
 import { parseRequest, routePattern } from '../validate.js';
 
 /** Last trade (stocks, options) and last NBBO quote (stocks), as of the server's "now". */
@@ -11,7 +11,7 @@ export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(tradeOp), async (c) => {
     const ticker = parseRequest(tradeOp, c).values.get('ticker') as string;
     // Rows arrive with plain arrays (lastTrade normalises them).
-    const r = await lastTrade(ctx.store, ticker, await ctx.now());
+    const r = await lastTrade(ctx.store, ticker, await ctx.now(assetClassOf(ticker)));
     if (!r) throw notFound();
     const results: Record<string, unknown> = { T: ticker };
     put(results, 'c', r.conditions);
@@ -21,6 +21,7 @@ export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     results.q = r.sequence_number;
     put(results, 'r', r.trf_id);
     results.s = r.size;
+    results.ds = decimalString(r.size);
     results.t = r.sip_timestamp;
     put(results, 'x', r.exchange);
     put(results, 'y', r.participant_timestamp);
@@ -31,7 +32,7 @@ export function lastRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
 
   app.get(routePattern(lastQuoteOp), async (c) => {
     const ticker = parseRequest(lastQuoteOp, c).values.get('ticker') as string;
-    const r = await lastQuote(ctx.store, ticker, await ctx.now());
+    const r = await lastQuote(ctx.store, ticker, await ctx.now(assetClassOf(ticker)));
     if (!r) throw notFound();
     const results: Record<string, unknown> = { T: ticker };
     put(results, 'P', r.ask_price);

@@ -26,7 +26,7 @@ export function optionsSnapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
       [contract, underlying],
     );
     if (rows.length === 0) throw notFound('Ticker not found.');
-    const [results] = await optionSnapshots(ctx.store, rows, await ctx.now());
+    const [results] = await optionSnapshots(ctx.store, rows, await ctx.now('options'));
     return sendJson(c, { request_id: c.get('requestId'), results, status: 'OK' });
   });
 
@@ -34,7 +34,7 @@ export function optionsSnapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const req = parseRequest(optionsChainSnapshot, c, { limit: 10 });
     const v = req.values;
     const limit = typeof v.get('limit') === 'number' ? (v.get('limit') as number) : 10;
-    const nowMs = await ctx.now();
+    const nowMs = await ctx.now('options');
     // The chain lists the contracts still trading on now's date, as the service's live chain does.
     const where = new Where()
       .add('underlying_ticker = ?', underlyingName(v.get('underlyingAsset')))

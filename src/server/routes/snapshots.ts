@@ -13,6 +13,7 @@ import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import { Where } from '../listing/where.js';
+import type { AssetClass } from '../market/now.js';
 import { indexSnapshot } from '../snapshots/index-snapshot.js';
 import { latestQuoteBars } from '../snapshots/latest-bars.js';
 import { CRYPTO_EXCHANGE_ID, type V2Market, type V2Snapshot, v2Snapshot } from '../snapshots/v2-snapshot.js';
@@ -23,7 +24,7 @@ import { parseRequest, routePattern } from '../validate.js';
 const MARKETS: readonly {
   market: V2Market;
   path: 'us/markets/stocks' | 'global/markets/forex' | 'global/markets/crypto';
-  store: string;
+  store: AssetClass;
   prefix: TickerPrefix | '';
 }[] = [
   { market: 'stocks', path: 'us/markets/stocks', store: 'stocks', prefix: '' },
@@ -97,7 +98,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     app.get(routePattern(all), async (c) => {
       parseRequest(all, c);
       const list = await marketTickers(ctx.store, m.store, requestedTickers(c, all, m.prefix));
-      const snaps = await snapshotsOf(ctx.store, list, m.market, await ctx.now());
+      const snaps = await snapshotsOf(ctx.store, list, m.market, await ctx.now(m.store));
       return sendJson(c, { count: snaps.length, status: 'OK', tickers: snaps.map((s) => s.body) });
     });
 
@@ -107,7 +108,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         const ticker = withPrefix(String(values.get('ticker')), 'X:');
         if ((await marketTickers(ctx.store, 'crypto', [ticker])).length === 0)
           throw notFound('Ticker not found.');
-        return sendJson(c, { data: await bookOf(ctx.store, ticker, await ctx.now()), status: 'OK' });
+        return sendJson(c, { data: await bookOf(ctx.store, ticker, await ctx.now('crypto')), status: 'OK' });
       });
     }
 
@@ -116,7 +117,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const ticker = withPrefix(String(values.get('ticker')), m.prefix);
       if ((await marketTickers(ctx.store, m.store, [ticker])).length === 0)
         throw notFound('Ticker not found.');
-      const snap = await v2Snapshot(ctx.store, ticker, m.market, await ctx.now());
+      const snap = await v2Snapshot(ctx.store, ticker, m.market, await ctx.now(m.store));
       return sendJson(c, { request_id: c.get('requestId'), status: 'OK', ticker: snap.body });
     });
 
@@ -124,7 +125,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const { values } = parseRequest(movers, c);
       const gainers = values.get('direction') === 'gainers';
       const list = await marketTickers(ctx.store, m.store);
-      const snaps = (await snapshotsOf(ctx.store, list, m.market, await ctx.now()))
+      const snaps = (await snapshotsOf(ctx.store, list, m.market, await ctx.now(m.store)))
         .filter((s) => s.ranked && (m.market !== 'stocks' || s.volume >= MOVER_MIN_VOLUME))
         .filter((s) => (gainers ? s.changePerc > 0 : s.changePerc < 0))
         .sort((a, b) => (gainers ? b.changePerc - a.changePerc : a.changePerc - b.changePerc))
@@ -138,7 +139,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const v = req.values;
     const limit = typeof v.get('limit') === 'number' ? (v.get('limit') as number) : 10;
     const order = v.get('order') === 'desc' ? 'DESC' : 'ASC';
-    const nowMs = await ctx.now();
+    const nowMs = await ctx.now('indices');
     const offset = pageOffset(req);
     const anyOf = v.get('ticker.any_of');
     const results: Record<string, unknown>[] = [];

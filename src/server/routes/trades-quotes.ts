@@ -5,7 +5,7 @@ import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.
 import type { ServerContext } from '../context.js';
 import { nextUrl } from '../cursor.js';
 import { type AppEnv, badRequest, originOf, put, sendJson } from '../http.js';
-import { marketTimeZone, normaliseLists } from '../market/index.js';
+import { decimalString, marketTimeZone, normaliseLists } from '../market/index.js';
 import type { SqlValue } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import {
@@ -122,6 +122,8 @@ function tradeJson(ticker: string, row: TradeRow): Record<string, unknown> {
   if (!crypto) out.sequence_number = r.sequence_number;
   out.sip_timestamp = r.sip_timestamp;
   out.size = r.size;
+  // Stock trades carry the size as a decimal string too; option and crypto trades do not.
+  if (!option && !crypto) out.decimal_size = decimalString(r.size);
   if (!option && !crypto) {
     put(out, 'tape', r.tape);
     put(out, 'trf_id', r.trf_id);

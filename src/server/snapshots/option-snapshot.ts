@@ -2,6 +2,7 @@ import { listValue } from '@duckdb/node-api';
 import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
 import { tradingSession } from '../calendar/index.js';
 import { blackScholesGreeks, DAYS_PER_YEAR, impliedVolatility } from '../greeks/index.js';
+import { roundTo } from '../market/index.js';
 import type { OptionContractRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { latestOpenInterest, latestQuoteBars, type QuoteBarClose } from './latest-bars.js';
@@ -36,8 +37,9 @@ const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
  *   typical prices weighted by volume), `previous_close` = close of the last bar before the session,
  *   `change` against it (both left out when the contract never traded before the session); `{}` when
  *   nothing traded in the session, as the service shows for quiet contracts.
- * - `last_quote`: closing bid and ask of the latest complete quote bar; a side without a quote counts as 0
- *   (no bid / no offer). Omitted without any quote bar (the store has none for AAPL options).
+ * - `last_quote`: closing bid and ask of the latest complete quote bar; a side without a quote is written
+ *   as 0 (no bid / no offer) and the midpoint of a one-sided quote is that side's price, never an
+ *   average with 0. Omitted without any quote bar (the store has none for AAPL options).
  * - `open_interest`: the latest recorded value; omitted when none is recorded.
  * - `implied_volatility` and `greeks`: Black–Scholes (`greeks/`, zero rate, no dividends, the European
  *   formula for American contracts too) solved from the quote midpoint, with the underlying's latest
@@ -45,7 +47,7 @@ const YEAR_MS = DAYS_PER_YEAR * 86_400_000;
  *   quoted and the midpoint lies strictly inside the no-arbitrage bounds (above intrinsic value); else
  *   omitted.
  * - `break_even_price`: strike ± premium: the midpoint of a two-sided quote, else the session close, else
- *   the one-sided midpoint.
+ *   the one quoted side.
  * - `underlying_asset`: the underlying's latest trade or bar close (`value` for an index).
  * - `last_trade` is omitted: the store holds option trade bars, not trades.
  */
@@ -100,14 +102,14 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
       low: d.day.l,
       close: d.day.c,
       volume: d.day.v,
-      vwap: d.day.vw,
+      vwap: roundTo(d.day.vw, 4),
       last_updated: d.day.last_t * NS,
     });
     if (d.prevClose !== undefined) {
       Object.assign(day, {
         previous_close: d.prevClose,
-        change: d.day.c - d.prevClose,
-        change_percent: d.prevClose !== 0 ? ((d.day.c - d.prevClose) / d.prevClose) * 100 : 0,
+        change: roundTo(d.day.c - d.prevClose, 4),
+        change_percent: d.prevClose !== 0 ? roundTo(((d.day.c - d.prevClose) / d.prevClose) * 100, 4) : 0,
       });
     }
   }
@@ -117,8 +119,9 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
   if (d.quote) {
     const bid = d.quote.bid ?? 0;
     const ask = d.quote.ask ?? 0;
-    midpoint = (bid + ask) / 2;
     twoSided = bid > 0 && ask > 0;
+    // An empty side (no bid, no offer) is not a price of 0: a one-sided quote's midpoint is its side.
+    midpoint = twoSided ? (bid + ask) / 2 : Math.max(bid, ask);
     out.last_quote = {
       ask,
       ask_size: d.quote.ask !== null ? (d.quote.askSize ?? 0) : 0,
@@ -131,7 +134,7 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
   }
   const premium = twoSided ? midpoint : (d.day?.c ?? midpoint);
   if (premium !== undefined)
-    out.break_even_price = isCall ? c.strike_price + premium : c.strike_price - premium;
+    out.break_even_price = roundTo(isCall ? c.strike_price + premium : c.strike_price - premium, 4);
   out.day = day;
   out.details = {
     contract_type: c.contract_type,
@@ -160,7 +163,9 @@ function contractSnapshot(c: ContractRow, d: ContractData): Record<string, unkno
   if (d.underlying) {
     const u: Record<string, unknown> = {
       change_to_break_even:
-        out.break_even_price !== undefined ? (out.break_even_price as number) - d.underlying.price : 0,
+        out.break_even_price !== undefined
+          ? roundTo((out.break_even_price as number) - d.underlying.price, 4)
+          : 0,
       last_updated: BigInt(Math.floor(d.underlying.asOfMs)) * NS,
       ticker: d.underlying.ticker,
       timeframe: 'REAL-TIME',

@@ -1,5 +1,6 @@
+import { addDays } from '../../dates/calendar.js';
 import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
-import { isTradingDay, previousTradingDay, tradingSession } from '../calendar/index.js';
+import { isTradingDay, previousTradingDay, tradingSession, weekday } from '../calendar/index.js';
 import { type Bar, dailyBar, marketTimeZone, previousSessionBar, queryBars } from '../market/index.js';
 import type { Store } from '../store/store.js';
 
@@ -28,6 +29,22 @@ export interface SessionSoFar {
   readonly prevDay?: Bar;
   /** The previous session's date. */
   readonly prevDate?: string;
+  /**
+   * Unix ms of the start of the previous session's day: older data (a last trade of another year) is not
+   * current and stays out of the snapshot.
+   */
+  readonly freshFrom: number;
+}
+
+/**
+ * The session before `date` (`YYYY-MM-DD`): the previous trading day for US tickers, the day before for
+ * crypto, the previous day the forex market opens (Sunday to Friday) for forex.
+ */
+export function previousSessionDate(ticker: string, date: string): string {
+  const tz = marketTimeZone(ticker);
+  if (tz === NEW_YORK) return previousTradingDay(date);
+  const before = addDays(date, -1);
+  return ticker.startsWith('C:') && weekday(before) === 6 ? addDays(before, -1) : before;
 }
 
 /**
@@ -73,6 +90,14 @@ export async function sessionSoFar(store: Store, ticker: string, nowMs: number):
   let minute: (Bar & { av: number }) | undefined;
   if (bars.length > 0) {
     day = aggregate(bars);
+    // The day bar's definition (market/bars.ts): a US stock's open, high, low and close come from the
+    // regular session once it has traded, its volume and vw from the whole day.
+    const regular = tz === NEW_YORK && !/^[A-Z]:/.test(ticker) ? tradingSession(date) : undefined;
+    const inSession = regular ? bars.filter((b) => b.t + 60_000 > regular.open && b.t < regular.close) : [];
+    if (inSession.length > 0) {
+      const r = aggregate(inSession);
+      day = { ...day, o: r.o, h: r.h, l: r.l, c: r.c };
+    }
     const last = bars[bars.length - 1] as Bar;
     minute = { ...last, av: day.v };
   } else {
@@ -82,10 +107,17 @@ export async function sessionSoFar(store: Store, ticker: string, nowMs: number):
         day = { o: bar.o, h: bar.h, l: bar.l, c: bar.c, v: bar.v, vw: bar.vw ?? (bar.h + bar.l + bar.c) / 3 };
     }
   }
-  const out: { -readonly [K in keyof SessionSoFar]: SessionSoFar[K] } = { date, dayStart };
+  const prevDate = previousSessionDate(ticker, date);
+  const out: { -readonly [K in keyof SessionSoFar]: SessionSoFar[K] } = {
+    date,
+    dayStart,
+    freshFrom: startOfDay(prevDate, tz),
+  };
   if (day) out.day = day;
   if (minute) out.minute = minute;
-  if (prev) {
+  // Only the session just before counts as the previous day: a bar of an older session is not paired
+  // with today's as if it were yesterday's.
+  if (prev && prev.date >= prevDate) {
     out.prevDate = prev.date;
     out.prevDay = await adjustAcrossSplits(store, ticker, prev.bar, prev.date, date);
   }

@@ -1,4 +1,13 @@
-import { type Bar, lastBarClose, lastQuote, lastQuoteBar, lastTrade } from '../market/index.js';
+import {
+  type Bar,
+  decimalString,
+  lastQuote,
+  lastQuoteBar,
+  lastTrade,
+  roundPrice,
+  roundTo,
+  roundVolume,
+} from '../market/index.js';
 import type { Store } from '../store/store.js';
 import { type DayAggregate, type SessionSoFar, sessionSoFar } from './session-day.js';
 
@@ -11,7 +20,7 @@ export const FOREX_EXCHANGE_ID = 48;
 export const CRYPTO_EXCHANGE_ID = 1;
 
 const MS_TO_NS = 1_000_000n;
-const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
+const round = (x: number, digits = 4) => roundTo(x, digits);
 
 /** A v2 snapshot item plus the values gainers and losers rank by. */
 export interface V2Snapshot {
@@ -30,12 +39,15 @@ export interface V2Snapshot {
  * - `day`: the current session so far (minute bars complete by now); zeros before any trading,
  *   as the service shows before the open.
  * - `min`: the latest minute bar with `av`, the session volume up to it.
- * - `prevDay`: the previous session's daily bar.
- * - `lastTrade` / `lastQuote`: the latest trade and quote at or before now. Stocks: ticks only (omitted
- *   without any). Crypto has no ticks in the store, so `lastTrade` is the close of the latest bar that
- *   had ended by now, stamped with the bar's end (size 0: a bar has no trade size; Coinbase's exchange id;
- *   no conditions). Forex `lastQuote` is the later of the latest quote tick and the closing bid and ask of
- *   the latest complete quote bar.
+ * - `prevDay`: the daily bar of the session just before (zeros when that session has no data: an older
+ *   bar is not yesterday's).
+ * - `lastTrade` / `lastQuote`: the latest trade and quote at or before now, from the previous session's
+ *   day on (older ticks are not current and are left out). Stocks and crypto: trade ticks only, never a
+ *   bar's close (crypto has no trade ticks in the Lean data: its `lastTrade`, which the service always
+ *   sends, is then all zeros, as `day` is before any trading); the trade id is the
+ *   tick's, else its sequence number, as `/v3/trades` gives it. Forex `lastQuote` is the later of the
+ *   latest quote tick and the closing bid and ask of the latest complete quote bar, with the tick's
+ *   exchange or the service's forex id. An empty quote side is written as 0, never averaged in.
  * - `todaysChange` = last price (latest trade of the session, else the minute close) − previous close.
  * - Timestamps: stocks ns, forex and crypto ms (wire format §1.6).
  */
@@ -48,32 +60,37 @@ export async function v2Snapshot(
   const session = await sessionSoFar(store, ticker, nowMs);
   const body: Record<string, unknown> = { ticker };
   const times: number[] = [];
-  body.day = dayBody(session.day, market);
-  body.min = minuteBody(session, market);
+  body.day = dayBody(session.day, market, ticker);
+  body.min = minuteBody(session, market, ticker);
   if (session.minute) times.push(session.minute.t + 60_000);
-  body.prevDay = session.prevDay ? prevDayBody(session.prevDay) : { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 };
+  body.prevDay = session.prevDay
+    ? prevDayBody(session.prevDay, ticker)
+    : { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 };
 
   let price: number | undefined = session.minute?.c ?? session.day?.c;
   let updatedNs: bigint | undefined;
+  // Ticks older than the previous session are not current: a snapshot leaves them out.
+  const fresh = (ns: bigint) => ns >= BigInt(Math.floor(session.freshFrom)) * MS_TO_NS;
   if (market === 'stocks') {
     const [trade, quote] = await Promise.all([
       lastTrade(store, ticker, nowMs),
       lastQuote(store, ticker, nowMs),
     ]);
-    if (trade) {
+    if (trade && fresh(trade.sip_timestamp)) {
       body.lastTrade = {
         c: trade.conditions ?? [],
-        i: trade.id ?? '',
-        p: trade.price,
+        i: trade.id ?? String(trade.sequence_number),
+        p: roundPrice(ticker, trade.price),
         s: trade.size,
-        ds: String(trade.size),
+        ds: decimalString(trade.size),
         t: trade.sip_timestamp,
         x: trade.exchange ?? 0,
       };
       if (Number(trade.sip_timestamp / MS_TO_NS) >= session.dayStart) price = trade.price;
       updatedNs = trade.sip_timestamp;
     }
-    if (quote) {
+    if (quote && fresh(quote.sip_timestamp)) {
+      // An empty side is written as the service writes it (0), never averaged with the other.
       body.lastQuote = {
         P: quote.ask_price ?? 0,
         S: quote.ask_size ?? 0,
@@ -84,12 +101,23 @@ export async function v2Snapshot(
       if (updatedNs === undefined || quote.sip_timestamp > updatedNs) updatedNs = quote.sip_timestamp;
     }
   } else if (market === 'crypto') {
-    const bar = await lastBarClose(store, ticker, nowMs);
-    if (bar) {
-      const t = bar.t + 1;
-      body.lastTrade = { c: [], i: '', p: bar.price, s: 0, t, x: CRYPTO_EXCHANGE_ID };
+    // A trade tick, never a bar's close: without trade ticks there is no last trade.
+    const trade = await lastTrade(store, ticker, nowMs);
+    if (trade && fresh(trade.sip_timestamp)) {
+      const t = Number(trade.sip_timestamp / MS_TO_NS);
+      body.lastTrade = {
+        c: trade.conditions ?? [],
+        i: trade.id ?? String(trade.sequence_number),
+        p: roundPrice(ticker, trade.price),
+        s: roundVolume(trade.size),
+        t,
+        x: trade.exchange ?? CRYPTO_EXCHANGE_ID,
+      };
       times.push(t);
-      if (t > session.dayStart) price = bar.price;
+      if (t >= session.dayStart) price = trade.price;
+    } else {
+      // The service always sends one; zeros say "none", as `day` does before any trading.
+      body.lastTrade = { c: [], i: '', p: 0, s: 0, t: 0, x: 0 };
     }
   } else {
     const [tick, bar] = await Promise.all([
@@ -97,16 +125,17 @@ export async function v2Snapshot(
       lastQuoteBar(store, ticker, nowMs),
     ]);
     const tickMs = tick ? Number(tick.sip_timestamp / MS_TO_NS) : undefined;
-    if (tick && tickMs !== undefined && (!bar || tickMs > bar.t)) {
+    const p = (x: number) => roundPrice(ticker, x);
+    if (tick && tickMs !== undefined && fresh(tick.sip_timestamp) && (!bar || tickMs > bar.t)) {
       body.lastQuote = {
-        a: tick.ask_price ?? 0,
-        b: tick.bid_price ?? 0,
+        a: p(tick.ask_price ?? 0),
+        b: p(tick.bid_price ?? 0),
         t: tickMs,
-        x: tick.bid_exchange ?? FOREX_EXCHANGE_ID,
+        x: tick.bid_exchange ?? tick.ask_exchange ?? FOREX_EXCHANGE_ID,
       };
       times.push(tickMs);
-    } else if (bar) {
-      body.lastQuote = { a: bar.ask, b: bar.bid, t: bar.t + 1, x: FOREX_EXCHANGE_ID };
+    } else if (bar && bar.t + 1 >= session.freshFrom) {
+      body.lastQuote = { a: p(bar.ask), b: p(bar.bid), t: bar.t + 1, x: FOREX_EXCHANGE_ID };
       times.push(bar.t + 1);
     }
   }
@@ -115,7 +144,7 @@ export async function v2Snapshot(
   const hasToday = session.day !== undefined;
   const change = hasToday && price !== undefined && prevClose ? price - prevClose : 0;
   const changePerc = hasToday && price !== undefined && prevClose ? (change / prevClose) * 100 : 0;
-  body.todaysChange = change;
+  body.todaysChange = roundPrice(ticker, change);
   body.todaysChangePerc = changePerc;
   const latestMs = times.length > 0 ? Math.max(...times) : session.dayStart;
   if (market === 'stocks') {
@@ -133,35 +162,34 @@ export async function v2Snapshot(
   };
 }
 
-function dayBody(day: DayAggregate | undefined, market: V2Market): Record<string, unknown> {
+function dayBody(day: DayAggregate | undefined, market: V2Market, ticker: string): Record<string, unknown> {
   if (!day)
     return market === 'forex' ? { o: 0, h: 0, l: 0, c: 0, v: 0 } : { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 };
-  const out: Record<string, unknown> = { o: day.o, h: day.h, l: day.l, c: day.c, v: day.v };
+  const out: Record<string, unknown> = { ...ohlcv(day, ticker) };
   if (market !== 'forex') out.vw = round(day.vw);
-  if (market === 'stocks') out.dv = String(day.v);
+  if (market === 'stocks') out.dv = decimalString(day.v);
   return out;
 }
 
-function minuteBody(s: SessionSoFar, market: V2Market): Record<string, unknown> {
+/** Prices at the ticker's precision and volume without float noise. */
+function ohlcv(b: { o: number; h: number; l: number; c: number; v: number }, ticker: string) {
+  const p = (x: number) => roundPrice(ticker, x);
+  return { o: p(b.o), h: p(b.h), l: p(b.l), c: p(b.c), v: roundVolume(b.v) };
+}
+
+function minuteBody(s: SessionSoFar, market: V2Market, ticker: string): Record<string, unknown> {
   const m = s.minute;
   const base: Record<string, unknown> = m
-    ? { o: m.o, h: m.h, l: m.l, c: m.c, v: m.v, t: m.t, n: m.n ?? 0 }
+    ? { ...ohlcv(m, ticker), t: m.t, n: m.n ?? 0 }
     : { o: 0, h: 0, l: 0, c: 0, v: 0, t: 0, n: 0 };
   if (market !== 'forex') base.vw = m ? round(m.vw ?? (m.h + m.l + m.c) / 3) : 0;
   if (market === 'stocks') {
-    const av = m?.av ?? 0;
-    return { av, dav: String(av), ...base, dv: String(m?.v ?? 0) };
+    const av = roundVolume(m?.av ?? 0);
+    return { av, dav: decimalString(av), ...base, dv: decimalString(m?.v ?? 0) };
   }
   return base;
 }
 
-function prevDayBody(bar: Bar): Record<string, unknown> {
-  return {
-    o: bar.o,
-    h: bar.h,
-    l: bar.l,
-    c: bar.c,
-    v: bar.v,
-    vw: round(bar.vw ?? (bar.h + bar.l + bar.c) / 3),
-  };
+function prevDayBody(bar: Bar, ticker: string): Record<string, unknown> {
+  return { ...ohlcv(bar, ticker), vw: round(bar.vw ?? (bar.h + bar.l + bar.c) / 3) };
 }

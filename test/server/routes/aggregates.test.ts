@@ -91,12 +91,12 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
   test('a weekly bar starts on Sunday and combines the daily rows of that week', async (t) => {
     const server = await fixtureServer(t);
     if (!server) return;
-    const { body } = await getJson(server, '/v2/aggs/ticker/SPY/range/1/week/2013-10-01/2013-10-01');
+    const { body } = await getJson(server, '/v2/aggs/ticker/SPY/range/1/week/2013-09-24/2013-09-24');
     const days = dailyRows('spy');
-    const week = ['20130930', '20131001', '20131002', '20131003', '20131004'].map((d) => days.get(d));
+    const week = ['20130923', '20130924', '20130925', '20130926', '20130927'].map((d) => days.get(d));
     assert.equal(body.resultsCount, 1);
     const bar = body.results[0];
-    assert.equal(bar.t, Date.UTC(2013, 8, 29) + EDT, 'Sunday 2013-09-29 00:00 New York');
+    assert.equal(bar.t, Date.UTC(2013, 8, 22) + EDT, 'Sunday 2013-09-22 00:00 New York');
     assert.equal(bar.o, week[0]?.o);
     assert.equal(bar.c, week[4]?.c);
     assert.equal(bar.h, Math.max(...week.map((d) => d?.h as number)));
@@ -118,14 +118,15 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
     );
     const splitFactor = Number(factorRow?.[2]);
     const adj = await getJson(server, '/v2/aggs/ticker/AAPL/range/1/day/2014-06-06/2014-06-06?adjusted=true');
-    near(adj.body.results[0].c, raw.c * splitFactor, 1e-5, 'adjusted close');
-    near(adj.body.results[0].v, raw.v / splitFactor, 1e-5, 'adjusted volume');
     const unadj = await getJson(
       server,
       '/v2/aggs/ticker/AAPL/range/1/day/2014-06-06/2014-06-06?adjusted=false',
     );
     assert.equal(unadj.body.adjusted, false);
+    // The day has minute bars: its close is the regular session's, the vendor's close too.
     assert.equal(unadj.body.results[0].c, raw.c);
+    near(adj.body.results[0].c, raw.c * splitFactor, 1e-5, 'adjusted close');
+    near(adj.body.results[0].v, unadj.body.results[0].v / splitFactor, 1e-5, 'adjusted volume');
     // After the last split nothing changes.
     const late = dailyRows('aapl').get('20210331');
     const lateBar = await getJson(server, '/v2/aggs/ticker/AAPL/range/1/day/2021-03-31/2021-03-31');
@@ -153,11 +154,81 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
     );
     const encoded = await getJson(server, '/v2/aggs/ticker/X%3ABTCUSD/range/1/hour/2018-04-04/2018-04-04');
     assert.deepEqual(encoded.body.results, body.results);
+    // The day has minute bars, which make its daily bar (the finest data of a day makes all of it).
     const day = await getJson(server, '/v2/aggs/ticker/X:BTCUSD/range/1/day/2018-04-04/2018-04-04');
-    const row = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((f) => f[0]?.startsWith('20180404'));
+    const all = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip');
     assert.equal(day.body.results[0].t, Date.UTC(2018, 3, 4));
-    assert.equal(day.body.results[0].o, Number(row?.[1]));
-    assert.equal(day.body.results[0].c, Number(row?.[4]));
+    assert.equal(day.body.results[0].o, Number(all[0]?.[1]));
+    assert.equal(day.body.results[0].c, Number(all[all.length - 1]?.[4]));
+  });
+
+  // The service's daily bar follows the consolidated tape's rules: extended-hours trades (form T)
+  // update the day's volume but not its open, high, low or close; every trade counts in vw and n.
+  test('a stock day bar takes o/h/l/c from the regular session and v, vw, n from the whole day, whatever the source', async (t) => {
+    const server = await fixtureServer(t);
+    if (!server) return;
+    const day = async (date: string) =>
+      (await getJson(server, `/v2/aggs/ticker/SPY/range/1/day/${date}/${date}?adjusted=false`)).body
+        .results[0];
+    const REGULAR = [9.5 * 3_600_000, 16 * 3_600_000];
+    // 2013-10-07: trade ticks (and minute bars, and a vendor daily row).
+    const ticks = leanRows(SPY_TICKS).map((f) => ({
+      ms: Number(f[0]),
+      p: Number(f[1]) / 10_000,
+      s: Number(f[2]),
+    }));
+    const session = ticks.filter((x) => x.ms >= (REGULAR[0] as number) && x.ms < (REGULAR[1] as number));
+    const v = ticks.reduce((a, x) => a + x.s, 0);
+    const fromTicks = await day('2013-10-07');
+    assert.deepEqual(
+      [fromTicks.o, fromTicks.h, fromTicks.l, fromTicks.c],
+      [
+        session[0]?.p,
+        session.reduce((a, x) => Math.max(a, x.p), -Infinity),
+        session.reduce((a, x) => Math.min(a, x.p), Infinity),
+        session[session.length - 1]?.p,
+      ],
+    );
+    assert.equal(fromTicks.v, v);
+    assert.equal(fromTicks.n, ticks.length);
+    near(fromTicks.vw, ticks.reduce((a, x) => a + x.p * x.s, 0) / v, 1e-6, 'vw of every tick');
+    // 2013-10-04: minute bars (and a vendor daily row), no ticks.
+    const minutes = leanRows('equity/usa/minute/spy/20131004_trade.zip').map((f) => ({
+      ms: Number(f[0]),
+      o: Number(f[1]) / 10_000,
+      h: Number(f[2]) / 10_000,
+      l: Number(f[3]) / 10_000,
+      c: Number(f[4]) / 10_000,
+      v: Number(f[5]),
+    }));
+    const regular = minutes.filter((m) => m.ms >= (REGULAR[0] as number) && m.ms < (REGULAR[1] as number));
+    const fromMinutes = await day('2013-10-04');
+    assert.deepEqual(
+      [fromMinutes.o, fromMinutes.h, fromMinutes.l, fromMinutes.c, fromMinutes.v],
+      [
+        regular[0]?.o,
+        Math.max(...regular.map((m) => m.h)),
+        Math.min(...regular.map((m) => m.l)),
+        regular[regular.length - 1]?.c,
+        minutes.reduce((a, m) => a + m.v, 0),
+      ],
+    );
+    assert.ok(minutes.length > regular.length, 'the day has extended-hours minutes');
+    assert.equal(fromMinutes.n, undefined, 'minute bars carry no trade count');
+    near(
+      fromMinutes.vw,
+      minutes.reduce((a, m) => a + ((m.h + m.l + m.c) / 3) * m.v, 0) / minutes.reduce((a, m) => a + m.v, 0),
+      1e-6,
+      'vw of the minutes',
+    );
+    // 2013-10-01: only the vendor's daily row, which is all the day has.
+    const row = dailyRows('spy').get('20131001');
+    const fromRow = await day('2013-10-01');
+    assert.deepEqual(
+      [fromRow.o, fromRow.h, fromRow.l, fromRow.c, fromRow.v],
+      [row?.o, row?.h, row?.l, row?.c, row?.v],
+    );
+    assert.equal(fromRow.n, undefined);
   });
 
   test('limit counts base bars; next_url pages (absolute, with ?) join up to the unpaged result', async (t) => {
@@ -224,7 +295,9 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
   test('grouped daily, previous close and open/close use the session bars', async (t) => {
     const server = await fixtureServer(t, { now: '2013-10-08' });
     if (!server) return;
-    const want = dailyRows('spy').get('20131007');
+    // The day bar of 2013-10-07 (its definition is tested above against the tick file).
+    const want = (await getJson(server, '/v2/aggs/ticker/SPY/range/1/day/2013-10-07/2013-10-07')).body
+      .results[0];
     assert.ok(want);
     const sessionEnd = Date.UTC(2013, 9, 7, 16) + EDT;
 
@@ -330,26 +403,45 @@ describe('aggregates over loopback HTTP against ingested Lean data', () => {
     assert.equal(oc.body.close, bar.c);
   });
 
-  test('grouped daily of forex and crypto: UTC sessions from the daily files', async (t) => {
+  test('grouped daily of forex and crypto: UTC sessions, stamped as the service stamps them', async (t) => {
     const server = await fixtureServer(t);
     if (!server) return;
-    const eur = leanRows('forex/oanda/daily/eurusd.zip').find((f) =>
-      f[0]?.startsWith('20140501'),
-    ) as string[];
     const fx = await getJson(server, '/v2/aggs/grouped/locale/global/market/fx/2014-05-01');
     const row = fx.body.results.find((r: { T: string }) => r.T === 'C:EURUSD');
     // Forex bars are the bid/ask midpoint.
-    near(row.o, (Number(eur[1]) + Number(eur[6])) / 2, 1e-12, 'mid open');
-    near(row.c, (Number(eur[4]) + Number(eur[9])) / 2, 1e-12, 'mid close');
-    assert.equal(row.t, Date.UTC(2014, 4, 2), 'the end of the UTC day');
+    // Forex bars are the bid/ask midpoint; the day has minute quote bars, which make its daily bar.
+    const minutes = leanRows('forex/oanda/minute/eurusd/20140501_quote.zip');
+    const first = minutes[0] as string[];
+    const last = minutes[minutes.length - 1] as string[];
+    near(row.o, (Number(first[1]) + Number(first[6])) / 2, 1e-12, 'mid open');
+    near(row.c, (Number(last[4]) + Number(last[9])) / 2, 1e-12, 'mid close');
+    assert.equal(row.t, Date.UTC(2014, 4, 1, 23, 59, 59, 999), 'the last millisecond of the UTC day');
+    // A day with only the daily file's row.
+    const quiet = (await getJson(server, '/v2/aggs/grouped/locale/global/market/fx/2014-04-01')).body.results;
+    const q = quiet.find((r: { T: string }) => r.T === 'C:EURUSD');
+    const qRow = leanRows('forex/oanda/daily/eurusd.zip').find((f) =>
+      f[0]?.startsWith('20140401'),
+    ) as string[];
+    near(q.o, (Number(qRow[1]) + Number(qRow[6])) / 2, 1e-12, 'mid open of the daily row');
+    assert.equal(q.t, Date.UTC(2014, 3, 1, 23, 59, 59, 999));
     assert.ok(fx.body.results.every((r: { T: string }) => r.T.startsWith('C:')));
 
-    const btc = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((f) =>
-      f[0]?.startsWith('20180404'),
-    ) as string[];
+    // Crypto: the service stamps each pair's grouped row with the minute of its last trade of the day.
+    const btc = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip');
+    const lastMinute = btc[btc.length - 1] as string[];
     const crypto = await getJson(server, '/v2/aggs/grouped/locale/global/market/crypto/2018-04-04');
     const x = crypto.body.results.find((r: { T: string }) => r.T === 'X:BTCUSD');
-    assert.deepEqual([x.o, x.c], [Number(btc[1]), Number(btc[4])]);
+    assert.deepEqual([x.o, x.c], [Number(btc[0]?.[1]), Number(lastMinute[4])]);
+    assert.equal(x.t, Date.UTC(2018, 3, 4) + Number(lastMinute[0]));
+
+    // Previous close: forex at the day's last millisecond, crypto at the end of its day.
+    const later = await fixtureServer(t, { now: '2018-04-05T12:00:00Z' });
+    if (!later) return;
+    const fxPrev = (await getJson(later, '/v2/aggs/ticker/C:EURUSD/prev')).body.results[0];
+    assert.equal(fxPrev.t, Date.UTC(2018, 3, 4, 23, 59, 59, 999));
+    const btcPrev = (await getJson(later, '/v2/aggs/ticker/X:BTCUSD/prev')).body.results[0];
+    assert.equal(btcPrev.t, Date.UTC(2018, 3, 5));
+    assert.equal(btcPrev.c, Number(lastMinute[4]));
   });
 
   test('an unknown ticker gets an empty OK result without a results key', async (t) => {

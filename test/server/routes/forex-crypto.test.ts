@@ -67,30 +67,24 @@ describe('v1 forex and crypto', () => {
     assert.equal(capped.body.ticks.length, 10_000, 'limit clamped to 10000');
   });
 
-  test('crypto: open/close of a UTC day, last trade from the latest bar, historic trades', async (t) => {
+  test('crypto: open/close of a UTC day, no last trade without trades, historic trades', async (t) => {
     const server = await fixtureServer(t, { now: Date.UTC(2018, 3, 4, 12) });
     if (!server) return;
-    const daily = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((f) =>
-      f[0]?.startsWith('20180404'),
-    ) as string[];
+    // The day has minute bars, which make its day bar.
+    const all = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip');
     const oc = await getJson(server, '/v1/open-close/crypto/BTC/USD/2018-04-04');
     assert.equal(oc.status, 200);
     assert.deepEqual(
       [oc.body.symbol, oc.body.isUTC, oc.body.day, oc.body.open, oc.body.close],
-      ['BTC-USD', true, '2018-04-04T00:00:00.000Z', Number(daily[1]), Number(daily[4])],
+      ['BTC-USD', true, '2018-04-04T00:00:00.000Z', Number(all[0]?.[1]), Number(all[all.length - 1]?.[4])],
     );
     assert.ok(Array.isArray(oc.body.openTrades) && Array.isArray(oc.body.closingTrades));
     assert.equal((await getJson(server, '/v1/open-close/crypto/BTC/USD/2010-01-01')).status, 404);
 
-    // No trade ticks are stored for BTC-USD: the last trade is the close of the latest finished bar.
-    const minutes = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip').filter(
-      (f) => Number(f[0]) + 59_999 <= 12 * 3_600_000,
-    );
-    const lastBar = minutes[minutes.length - 1] as string[];
+    // No trade ticks are stored for BTC-USD: a bar's close is no trade, so there is no last trade.
     const last = await getJson(server, '/v1/last/crypto/BTC/USD');
-    assert.equal(last.body.status, 'success');
-    assert.equal(last.body.symbol, 'BTC-USD');
-    assert.equal(last.body.last.price, Number(lastBar[4]));
+    assert.equal(last.status, 404);
+    assert.equal(last.body.status, 'NOT_FOUND');
 
     const hist = await getJson(server, '/v1/historic/crypto/BTC/USD/2018-04-04');
     assert.deepEqual([hist.body.status, hist.body.type, hist.body.symbol], ['success', 'crypto', 'BTC-USD']);

@@ -25,6 +25,53 @@ function dailyRow(file: string, date: string) {
   return { o: px(row[1]), h: px(row[2]), l: px(row[3]), c: px(row[4]), v: Number(row[5]) };
 }
 
+/** The regular session in ms of the New York day: a stock's day bar takes its prices from it. */
+const REGULAR = [9.5 * 3_600_000, 16 * 3_600_000] as const;
+const inRegular = (ms: number) => ms >= REGULAR[0] && ms < REGULAR[1];
+
+/**
+ * A stock's day bar from trades `{ms, p, s}` of one day, as the server defines it: open, high, low and
+ * close of the regular session, volume of the whole day.
+ */
+function dayOfTrades(trades: readonly { ms: number; p: number; s: number }[]) {
+  const regular = trades.filter((t) => inRegular(t.ms));
+  return {
+    o: (regular[0] as { p: number }).p,
+    h: regular.reduce((a, t) => Math.max(a, t.p), -Infinity),
+    l: regular.reduce((a, t) => Math.min(a, t.p), Infinity),
+    c: (regular.at(-1) as { p: number }).p,
+    v: trades.reduce((a, t) => a + t.s, 0),
+  };
+}
+
+/** The trades of a Lean tick file: ms of the day, price, size. */
+const tradesOf = (file: string) =>
+  leanRows(file).map((r) => ({ ms: Number(r[0]), p: px(r[1]), s: Number(r[2]) }));
+
+/**
+ * The close of a stock's day bar (`YYYYMMDD`): the last regular-session trade of its tick file, else
+ * the close of its last regular-session minute bar, else its daily row's close.
+ */
+function dayClose(sym: string, date: string): number {
+  const ticks = `equity/usa/tick/${sym}/${date}_trade.zip`;
+  if (existsSync(`${leanDir}${ticks}`)) {
+    let c = Number.NaN;
+    eachRowUpTo(ticks, REGULAR[1] - 1, (f) => {
+      if (inRegular(Number(f[0]))) c = px(f[1]);
+    });
+    return c;
+  }
+  const minutes = `equity/usa/minute/${sym}/${date}_trade.zip`;
+  if (existsSync(`${leanDir}${minutes}`)) {
+    return px(
+      leanRows(minutes)
+        .filter((r) => inRegular(Number(r[0])))
+        .at(-1)?.[4],
+    );
+  }
+  return dailyRow(`equity/usa/daily/${sym}.zip`, date).c;
+}
+
 /** The IBM session up to now, computed from the raw trade ticks (complete minutes only). */
 /**
  * Calls `fn` with the fields of each row of a tick file stamped at or before `cut` (ms of the day), in
@@ -68,13 +115,7 @@ function computeIbmExpected() {
   });
   assert.ok(last && ask && bid && ask[0] === bid[0] && Number(ask[1]) === 0 && Number(bid[3]) === 0);
   return {
-    day: {
-      o: (inDay[0] as { p: number }).p,
-      h: Math.max(...inDay.map((t) => t.p)),
-      l: Math.min(...inDay.map((t) => t.p)),
-      c: (inDay.at(-1) as { p: number }).p,
-      v: inDay.reduce((s, t) => s + t.s, 0),
-    },
+    day: dayOfTrades(inDay),
     min: {
       o: (lastMinute[0] as { p: number }).p,
       h: Math.max(...lastMinute.map((t) => t.p)),
@@ -86,7 +127,8 @@ function computeIbmExpected() {
     },
     last,
     quote: { p: px(bid[1]), s: Number(bid[2]), P: px(ask[3]), S: Number(ask[4]), ms: Number(ask[0]) },
-    prev: dailyRow('equity/usa/daily/ibm.zip', '20131007'),
+    // 2013-10-07 has IBM trade ticks, which make its day bar.
+    prev: dayOfTrades(tradesOf('equity/usa/tick/ibm/20131007_trade.zip')),
   };
 }
 
@@ -136,17 +178,17 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/tickers/{ticker}', () => {
     const saturday = await snapshotServer(t, '2013-10-12T12:00:00-04:00');
     if (!saturday) return;
     const fri = (await get(saturday, '/v2/snapshot/locale/us/markets/stocks/tickers/IBM')).body.ticker;
-    const { price, volume } = ticksUpTo('equity/usa/tick/ibm/20131011_trade.zip', 86_400_000);
-    close(fri.day.c, price, 'Friday close');
+    const { volume } = ticksUpTo('equity/usa/tick/ibm/20131011_trade.zip', 86_400_000);
+    close(fri.day.c, dayClose('ibm', '20131011'), 'Friday close');
     assert.equal(fri.day.v, volume);
-    close(fri.prevDay.c, dailyRow('equity/usa/daily/ibm.zip', '20131010').c, 'Thursday close');
+    close(fri.prevDay.c, dayClose('ibm', '20131010'), 'Thursday close');
 
     const early = await snapshotServer(t, '2013-10-08T03:00:00-04:00');
     if (!early) return;
     const pre = (await get(early, '/v2/snapshot/locale/us/markets/stocks/tickers/IBM')).body.ticker;
     assert.deepEqual(pre.day, { o: 0, h: 0, l: 0, c: 0, v: 0, vw: 0 });
     assert.equal(pre.todaysChange, 0);
-    close(pre.prevDay.c, dailyRow('equity/usa/daily/ibm.zip', '20131007').c, 'previous close');
+    close(pre.prevDay.c, dayClose('ibm', '20131007'), 'previous close');
   });
 
   it('takes the daily bar for a stock without intraday data once the session has closed', async (t) => {
@@ -224,11 +266,11 @@ describe('GET /v2/snapshot/locale/us/markets/stocks/{gainers|losers}', () => {
     const server = await snapshotServer(t, NOW);
     if (!server) return;
     // Independent change per stock: the last price (last tick at or before now where the stock has
-    // ticks, else the close of the last complete minute bar) against the raw previous daily close. The
+    // ticks, else the close of the last complete minute bar) against the previous day's close. The
     // other stocks of the store have no bars on 2013-10-08 before the close and do not rank.
     const expected = new Map<string, number>();
     for (const sym of ['ibm', 'bac', 'spy', 'aig']) {
-      const prev = dailyRow(`equity/usa/daily/${sym}.zip`, '20131007');
+      const prev = { c: dayClose(sym, '20131007') };
       let price: number;
       let volume: number;
       if (existsSync(`${leanDir}equity/usa/tick/${sym}/20131008_trade.zip`)) {
@@ -278,7 +320,7 @@ describe('v2 crypto and forex snapshots', () => {
   const CRYPTO_MIDNIGHT = Date.parse('2018-04-05T00:00:00Z');
   const cut = Date.parse(CRYPTO_NOW) - CRYPTO_MIDNIGHT;
 
-  it('crypto: day from the minute bars, last trade from the latest bar, previous day from the daily file', async (t) => {
+  it('crypto: day from the minute bars, no last trade without trade ticks, previous day from its minute bars', async (t) => {
     const server = await snapshotServer(t, CRYPTO_NOW);
     if (!server) return;
     const { status, body } = await get(server, '/v2/snapshot/locale/global/markets/crypto/tickers/X:BTCUSD');
@@ -297,13 +339,13 @@ describe('v2 crypto and forex snapshots', () => {
       'day.v',
       1e-6,
     );
-    close(snap.lastTrade.p, rows.at(-1)?.[4] as number, 'lastTrade.p');
-    assert.equal(snap.lastTrade.s, 0);
-    assert.equal(snap.lastTrade.t, CRYPTO_MIDNIGHT + (rows.at(-1)?.[0] as number) + 60_000);
-    const prev = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((r) => r[0]?.startsWith('20180404'));
+    // The Lean data has no crypto trades: a bar's close is no trade, so the last trade is all zeros.
+    assert.deepEqual(snap.lastTrade, { c: [], i: '', p: 0, s: 0, t: 0, x: 0 });
+    // 2018-04-04 has minute bars, which make its day bar.
+    const prev = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip').at(-1);
     close(snap.prevDay.c, Number(prev?.[4]), 'prevDay.c');
     close(snap.todaysChange, (rows.at(-1)?.[4] as number) - Number(prev?.[4]), 'todaysChange', 1e-6);
-    assert.equal(snap.updated, Date.parse(CRYPTO_NOW));
+    assert.equal(snap.updated, CRYPTO_MIDNIGHT + (rows.at(-1)?.[0] as number) + 60_000);
     assert.deepEqual(
       responseValidator('/v2/snapshot/locale/global/markets/crypto/tickers/{ticker}')(body),
       [],
@@ -313,19 +355,13 @@ describe('v2 crypto and forex snapshots', () => {
   it('crypto gainers and losers rank every pair by change against its previous close', async (t) => {
     const server = await snapshotServer(t, CRYPTO_NOW);
     if (!server) return;
-    // Previous close: the daily file's close where the pair has one, else its last minute bar of 04-04.
-    const daily = leanRows('crypto/coinbase/daily/btcusd_trade.zip').find((r) =>
-      r[0]?.startsWith('20180404'),
-    );
+    // Previous close: the close of the pair's last minute bar of 04-04 (minute bars make that day's bar).
     const expected = new Map<string, number>();
     for (const pair of ['btcusd', 'ethusd', 'ltcusd', 'btceur']) {
       const today = leanRows(`crypto/coinbase/minute/${pair}/20180405_trade.zip`).filter(
         (r) => Number(r[0]) + 60_000 <= cut,
       );
-      const prev =
-        pair === 'btcusd'
-          ? Number(daily?.[4])
-          : Number(leanRows(`crypto/coinbase/minute/${pair}/20180404_trade.zip`).at(-1)?.[4]);
+      const prev = Number(leanRows(`crypto/coinbase/minute/${pair}/20180404_trade.zip`).at(-1)?.[4]);
       expected.set(`X:${pair.toUpperCase()}`, ((Number(today.at(-1)?.[4]) - prev) / prev) * 100);
     }
     const gainers = (await get(server, '/v2/snapshot/locale/global/markets/crypto/gainers')).body;
@@ -431,8 +467,10 @@ describe('GET /v3/snapshot/indices', () => {
     close(spx.session.open, rows[0]?.[1] as number, 'session.open');
     close(spx.session.high, Math.max(...rows.map((r) => r[2] as number)), 'session.high');
     close(spx.session.low, Math.min(...rows.map((r) => r[3] as number)), 'session.low');
-    close(spx.session.previous_close, Number(prev?.[4]), 'session.previous_close');
-    close(spx.session.change, (rows.at(-1)?.[4] as number) - Number(prev?.[4]), 'session.change', 1e-9);
+    // The store has nothing of 2021-01-13, the session before: the bar of 2021-01-04 is no previous close.
+    assert.ok(prev, 'an older daily row exists');
+    assert.equal(spx.session.previous_close, undefined);
+    assert.equal(spx.session.change, undefined);
     assert.deepEqual(unknown, { ticker: 'APx', error: 'NOT_FOUND', message: 'Ticker not found.' });
     assert.deepEqual(responseValidator('/v3/snapshot/indices')(body), []);
   });
