@@ -1,114 +1,24 @@
+import {
+  type FullRangeOptions,
+  fullRangeOptionGroup,
+  type PaginationOptions,
+  paginationOptionGroup,
+  type RequestOptions,
+  requestOptionGroup,
+} from './call-options.js';
 import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.js';
 import { DecodeError, InvalidParameterError, MdqError } from './errors.js';
 import { type FullRangeBar, fetchFullRange } from './full-range.js';
 import { parseJson } from './json.js';
 import type { OperationSpec, ParamOptions } from './operation.js';
+import { groupKeys, validateGroup } from './option-group.js';
 import { PagePromise } from './page-promise.js';
 import { mergePages, pageItems, pageLink } from './pages.js';
 import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
 import { type HttpResponse, Transport } from './transport.js';
 
-/** Options every operation takes. */
-export interface RequestOptions {
-  /**
-   * Return the HTTP response (a standard `Response`; on the sync client an object with status, headers
-   * and body) instead of the decoded JSON. Ignored when pagination or full range is active.
-   * @default false
-   */
-  rawResponse?: boolean;
-  /** Cancels the request (and every page or chunk of it). */
-  signal?: AbortSignal;
-}
-
-/** Pagination group (SPEC 4.1 P), on every operation that pages by `next_url`. */
-export interface PaginationOptions {
-  /**
-   * Follow `next_url` and return every page.
-   * @default false
-   */
-  allPages?: boolean;
-  /**
-   * Most pages to fetch with `allPages`, the first included (`1` is the first page only); unset for all.
-   * @default undefined
-   */
-  maxPages?: number;
-  /**
-   * With `allPages`: one merged response (items of every page in order). `false`: the list of pages.
-   * @default true
-   */
-  mergeAllPages?: boolean;
-  /**
-   * Report each page fetched to the client's `logger` (standard error when none is set).
-   * @default false
-   */
-  verbose?: boolean;
-  /**
-   * With `allPages` and `mergeAllPages: false`: the raw responses instead of decoded pages.
-   * @default false
-   */
-  rawPageResponses?: boolean;
-  /**
-   * Most items a `for await` walk yields before it stops fetching.
-   * @default undefined (no limit)
-   */
-  maxItems?: number;
-}
-
-/** Full-range group (SPEC 4.1 A), on aggregate-bar operations. */
-export interface FullRangeOptions {
-  /**
-   * Fetch the whole range in chunks (no 50000-bar cap) and return one list of bars.
-   * @default false
-   */
-  fullRange?: boolean;
-  /**
-   * Fetch chunks concurrently (else one after another).
-   * @default true
-   */
-  runParallel?: boolean;
-  /**
-   * Most chunks in flight with `runParallel`.
-   * @default 10
-   */
-  maxConcurrentWorkers?: number;
-  /**
-   * Report failures and anomalies to the client's `logger`.
-   * @default true
-   */
-  warnings?: boolean;
-  /**
-   * Report informational messages (a chunk with no data) to the client's `logger`.
-   * @default true
-   */
-  info?: boolean;
-  /**
-   * Smaller chunks, for heavily traded symbols.
-   * @default false
-   */
-  highVolatility?: boolean;
-  /** Called after each chunk: chunks done, chunks in all, bars so far. */
-  onProgress?: (progress: { chunksDone: number; chunksTotal: number; bars: number }) => void;
-}
-
-const REQUEST_KEYS = ['rawResponse', 'signal'] as const;
-const PAGINATION_KEYS = [
-  'allPages',
-  'maxPages',
-  'mergeAllPages',
-  'verbose',
-  'rawPageResponses',
-  'maxItems',
-] as const;
-const FULL_RANGE_KEYS = [
-  'fullRange',
-  'runParallel',
-  'maxConcurrentWorkers',
-  'warnings',
-  'info',
-  'highVolatility',
-  'onProgress',
-] as const;
+export type { FullRangeOptions, PaginationOptions, RequestOptions } from './call-options.js';
 
 /** The options of one operation: its parameters plus the groups it supports. */
 export type CallOptions<O extends OperationSpec> = ParamOptions<O> &
@@ -189,13 +99,11 @@ export abstract class BaseClient {
     const keys = callOptionKeys(op);
     // Validate now: a bad argument is an error before any request, even if the result is never awaited.
     const built = buildRequest(op, positional, opts, keys);
-    if (opts.rawResponse !== undefined && typeof opts.rawResponse !== 'boolean') {
-      throw new InvalidParameterError('rawResponse', opts.rawResponse, 'expected true or false');
-    }
-    if (op.fullRange) validateFullRange(opts);
+    validateGroup(requestOptionGroup, opts);
+    if (op.fullRange) validateGroup(fullRangeOptionGroup, opts);
+    if (op.paging === 'next_url') validateGroup(paginationOptionGroup, opts);
     if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
     if (op.paging !== 'next_url') return this.#single(built.target, opts);
-    validatePagination(opts);
     return new PagePromise(
       () => (opts.allPages === true ? this.#allPages(built.target, opts) : this.#single(built.target, opts)),
       () => this.#walk(built.target, opts),
@@ -371,7 +279,7 @@ export abstract class BaseClient {
       signal?: AbortSignal;
     } = {},
   ): Promise<any[]> {
-    validatePagination({ maxPages: options.maxPages });
+    validateGroup(paginationOptionGroup, { maxPages: options.maxPages });
     const direction = options.direction ?? 'next';
     if (!['next', 'previous', 'prev'].includes(direction)) {
       throw new InvalidParameterError('direction', direction, "expected 'next' or 'previous'");
@@ -429,49 +337,13 @@ function callOptionKeys(op: OperationSpec): ReadonlySet<string> {
   let keys = keysCache.get(op);
   if (!keys) {
     keys = new Set<string>([
-      ...REQUEST_KEYS,
-      ...(op.paging === 'next_url' ? PAGINATION_KEYS : []),
-      ...(op.fullRange ? FULL_RANGE_KEYS : []),
+      ...groupKeys(requestOptionGroup),
+      ...(op.paging === 'next_url' ? groupKeys(paginationOptionGroup) : []),
+      ...(op.fullRange ? groupKeys(fullRangeOptionGroup) : []),
     ]);
     keysCache.set(op, keys);
   }
   return keys;
-}
-
-function validatePagination(opts: Record<string, unknown>): void {
-  for (const key of ['maxPages', 'maxItems']) {
-    const v = opts[key];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 1)) {
-      throw new InvalidParameterError(
-        key,
-        v,
-        'expected a whole number of at least 1, or undefined for no limit',
-      );
-    }
-  }
-  for (const key of ['allPages', 'mergeAllPages', 'verbose', 'rawPageResponses', 'rawResponse']) {
-    const v = opts[key];
-    if (v !== undefined && typeof v !== 'boolean')
-      throw new InvalidParameterError(key, v, 'expected true or false');
-  }
-}
-
-function validateFullRange(opts: Record<string, unknown>): void {
-  for (const key of ['fullRange', 'runParallel', 'warnings', 'info', 'highVolatility']) {
-    const v = opts[key];
-    if (v !== undefined && typeof v !== 'boolean')
-      throw new InvalidParameterError(key, v, 'expected true or false');
-  }
-  const workers = opts.maxConcurrentWorkers;
-  if (
-    workers !== undefined &&
-    (typeof workers !== 'number' || !Number.isSafeInteger(workers) || workers < 1)
-  ) {
-    throw new InvalidParameterError('maxConcurrentWorkers', workers, 'expected a positive integer');
-  }
-  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
-    throw new InvalidParameterError('onProgress', opts.onProgress, 'expected a function');
-  }
 }
 
 function toResponse(f: Fetched): Response {
