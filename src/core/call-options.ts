@@ -98,13 +98,13 @@ export const fullRangeOptionGroup = defineOptionGroup({
       name: 'warnings',
       type: o.boolean(),
       default: true,
-      doc: "Report failures and anomalies to the client's logger.",
+      doc: "Report failures and anomalies to the client's logger (standard error when none is set).",
     },
     {
       name: 'info',
       type: o.boolean(),
       default: true,
-      doc: "Report informational messages (a chunk with no data) to the client's logger.",
+      doc: "Report informational messages (a chunk with no data) to the client's logger (standard error when none is set).",
     },
     {
       name: 'highVolatility',

@@ -191,7 +191,8 @@ export abstract class BaseClient {
         warnings,
         timeZone: this.timeZone,
         log: (level, message) => {
-          if ((level === 'info' && info) || (level === 'warn' && warnings)) this.#emit(message, false);
+          // Shown by default (SPEC 4.1 A: printed): standard error when no logger is set.
+          if ((level === 'info' && info) || (level === 'warn' && warnings)) this.#emit(message, true);
         },
         ...(opts.onProgress ? { onProgress: opts.onProgress as never } : {}),
         ...(signal ? { signal } : {}),
