@@ -38,9 +38,9 @@ export const paginationOptionGroup = defineOptionGroup({
     },
     {
       name: 'maxPages',
-      type: o.int(1),
+      type: o.int(1, true),
       cli: true,
-      doc: 'With allPages: most pages to fetch, the first included (1 is the first page only); unset for all.',
+      doc: 'With allPages: most pages to fetch, the first included (1 is the first page only); unset or null for all.',
     },
     {
       name: 'mergeAllPages',
@@ -63,8 +63,8 @@ export const paginationOptionGroup = defineOptionGroup({
     },
     {
       name: 'maxItems',
-      type: o.int(1),
-      doc: 'Most items a walk over the items (for await) yields before it stops fetching; unset for no limit.',
+      type: o.int(1, true),
+      doc: 'Most items a walk over the items (for await) yields before it stops fetching; unset or null for no limit.',
     },
   ],
 });

@@ -116,7 +116,7 @@ export abstract class BaseClient {
   }
 
   async #allPages(target: string, opts: Record<string, unknown>): Promise<unknown> {
-    const maxPages = opts.maxPages as number | undefined;
+    const maxPages = (opts.maxPages ?? undefined) as number | undefined;
     const signal = opts.signal as AbortSignal | undefined;
     const fetched: Fetched[] = [await this.#fetch(target, signal)];
     if (opts.verbose === true) {
@@ -143,8 +143,8 @@ export abstract class BaseClient {
   }
 
   async *#walk(target: string, opts: Record<string, unknown>): AsyncGenerator<unknown> {
-    const maxPages = opts.maxPages as number | undefined;
-    const maxItems = opts.maxItems as number | undefined;
+    const maxPages = (opts.maxPages ?? undefined) as number | undefined;
+    const maxItems = (opts.maxItems ?? undefined) as number | undefined;
     const signal = opts.signal as AbortSignal | undefined;
     let link: string | undefined = target;
     let pages = 0;
@@ -273,7 +273,7 @@ export abstract class BaseClient {
   async getAllPages(
     oldResponse: AnyPage,
     options: {
-      maxPages?: number;
+      maxPages?: number | null;
       direction?: 'next' | 'previous' | 'prev';
       verbose?: boolean;
       rawResponses?: boolean;
@@ -289,7 +289,8 @@ export abstract class BaseClient {
     const first = await decodedOf(oldResponse);
     const pages: unknown[] = [options.rawResponses ? oldResponse : first];
     let link = pageLink(first, dir);
-    while (link && (options.maxPages === undefined || pages.length < options.maxPages)) {
+    const maxPages = options.maxPages ?? undefined;
+    while (link && (maxPages === undefined || pages.length < maxPages)) {
       const fetched = await this.#fetch(link, options.signal);
       pages.push(options.rawResponses ? toResponse(fetched) : fetched.data);
       if (options.verbose) this.#emit(`Fetched page ${pages.length}`, true);
