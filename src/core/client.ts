@@ -6,7 +6,12 @@ import {
   type RequestOptions,
   requestOptionGroup,
 } from './call-options.js';
-import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.js';
+import {
+  type ClientOptions,
+  type LogLevel,
+  type ResolvedClientOptions,
+  resolveClientOptions,
+} from './client-options.js';
 import { DecodeError, InvalidParameterError, MdqError } from './errors.js';
 import { type FullRangeBar, fetchFullRange } from './full-range.js';
 import { parseJson } from './json.js';
@@ -59,6 +64,9 @@ export type Call<R, O, Bar = FullRangeBar> = Promise<Result<R, O, Bar>> & Result
 export type PagedCall<R, O, Item, Bar = FullRangeBar> = PagePromise<Result<R, O, Bar>, Item> &
   ResultTypes<R, Bar>;
 
+/** Where the synchronous client's worker sends each log line of a call. @internal */
+export type SyncLogSink = (line: string, explicit: boolean, level: LogLevel) => void;
+
 /** A decoded response, or a response object from `rawResponse`: what the pagination helpers take. */
 export type AnyPage = object | Response | SyncRawResponse;
 
@@ -78,14 +86,16 @@ export abstract class BaseClient {
   /** Options in force, defaults applied. The key is not enumerable. */
   readonly options: Omit<ResolvedClientOptions, 'apiKey'>;
   readonly #transport: Transport;
-  #capture: { line: string; explicit: boolean }[] | undefined;
+  /** Where log lines go while the synchronous client's worker runs a call (see `invokeForSync`). */
+  #capture: SyncLogSink | undefined;
   #closed = false;
   /** Time zone of the market's day boundaries (full-range chunking). */
   protected abstract readonly timeZone: string;
 
   constructor(apiKey?: string | null, options?: ClientOptions) {
     const resolved = resolveClientOptions(apiKey, options);
-    this.#transport = new Transport(resolved);
+    // The transport logs only retries: warnings, routed like every other line.
+    this.#transport = new Transport({ ...resolved, logger: (line) => this.#emit(line, false, 'warn') });
     const { apiKey: _key, ...rest } = resolved;
     this.options = rest;
   }
@@ -192,7 +202,7 @@ export abstract class BaseClient {
         timeZone: this.timeZone,
         log: (level, message) => {
           // Shown by default (SPEC 4.1 A: printed): standard error when no logger is set.
-          if ((level === 'info' && info) || (level === 'warn' && warnings)) this.#emit(message, true);
+          if ((level === 'info' && info) || (level === 'warn' && warnings)) this.#emit(message, true, level);
         },
         ...(opts.onProgress ? { onProgress: opts.onProgress as never } : {}),
         ...(signal ? { signal } : {}),
@@ -233,14 +243,22 @@ export abstract class BaseClient {
             http.status,
           );
         }
-        this.#emit(`Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`, false);
+        this.#emit(
+          `Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`,
+          false,
+          'warn',
+        );
       }
     }
   }
 
-  #emit(line: string, explicit: boolean): void {
-    if (this.#capture) this.#capture.push({ line, explicit });
-    else if (this.options.logger) this.options.logger(line);
+  /**
+   * Hands a line to the logger; without one, a line the caller asked for (`explicit`: verbose pages,
+   * full-range messages) goes to standard error and the others (retries) are dropped.
+   */
+  #emit(line: string, explicit: boolean, level: LogLevel = 'info'): void {
+    if (this.#capture) this.#capture(line, explicit, level);
+    else if (this.options.logger) this.options.logger(line, level);
     else if (explicit) process.stderr.write(`${line}\n`);
   }
 
@@ -300,29 +318,30 @@ export abstract class BaseClient {
   }
 
   /**
-   * Runs one method for the synchronous client's worker: log lines are collected and returned with the
-   * result (the caller's logger runs on its own thread), and responses become plain objects.
+   * Runs one method for the synchronous client's worker: log lines go to `sink` (the caller's thread
+   * runs it while it waits, so a failing call keeps its lines), and responses become plain objects.
+   * `paged` tells whether the operation pages by `next_url` (its result can be walked).
    * @internal
    */
   async invokeForSync(
     method: string,
     args: unknown[],
-  ): Promise<{ result: unknown; logs: { line: string; explicit: boolean }[] }> {
+    sink: SyncLogSink,
+  ): Promise<{ result: unknown; paged: boolean }> {
     const fn = (this as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function' || method.startsWith('#') || method === 'invokeForSync') {
       throw new InvalidParameterError('method', method, 'not an operation of this client');
     }
-    const logs: { line: string; explicit: boolean }[] = [];
-    this.#capture = logs;
+    this.#capture = sink;
     try {
-      const result = await (fn as (...a: unknown[]) => unknown).apply(this, args);
-      return { result: await toSyncValue(result), logs };
+      const call = (fn as (...a: unknown[]) => unknown).apply(this, args);
+      return { result: await toSyncValue(await call), paged: call instanceof PagePromise };
     } finally {
       this.#capture = undefined;
     }
   }
 
-  /** Releases the connections. Calls after `close()` fail. */
+  /** Releases the connections. Calls after `close()` fail; closing again does nothing. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#transport.close();
