@@ -103,7 +103,7 @@ export function createSyncClient<C extends BaseClient>(
     client[method] = (...args: unknown[]) => {
       for (const arg of args) rejectUncloneable(method, arg);
       const { result, paged } = invoke(method, args);
-      if (paged) makeWalkable(result, args.at(-1), (url) => invoke('getPageByUrl', [url]).result);
+      if (paged) makeWalkable(result, args.at(-1), (url) => invoke('getPageByUrl', [url]).result, sink);
       return result;
     };
   }
@@ -123,10 +123,15 @@ export function createSyncClient<C extends BaseClient>(
 /**
  * Makes the result of a paged call iterable (`for ... of`), as `for await` walks the async client's:
  * the items of the page, then of the pages after it, each fetched when the walk reaches it, up to
- * `maxPages` pages and `maxItems` items. A merged result (`allPages`) walks the items it holds. Lists of
+ * `maxPages` pages and `maxItems` items (with `verbose`, each page fetched is reported). A merged result (`allPages`) walks the items it holds. Lists of
  * pages and full-range bars are arrays, iterable already.
  */
-function makeWalkable(result: unknown, lastArg: unknown, fetchPage: (url: string) => unknown): void {
+function makeWalkable(
+  result: unknown,
+  lastArg: unknown,
+  fetchPage: (url: string) => unknown,
+  sink: SyncLogSink,
+): void {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return;
   const options = (typeof lastArg === 'object' && lastArg !== null ? lastArg : {}) as Record<string, unknown>;
   if (options.rawResponse === true && options.allPages !== true) return;
@@ -145,6 +150,7 @@ function makeWalkable(result: unknown, lastArg: unknown, fetchPage: (url: string
       const link = pageLink(page, 'next');
       if (merged || !link || (maxPages !== undefined && pages >= maxPages)) return;
       page = fetchPage(link);
+      if (options.verbose === true) sink(`Fetched page ${pages + 1}`, true, 'info');
     }
   }
   Object.defineProperty(result, Symbol.iterator, { value: walk, enumerable: false, configurable: true });

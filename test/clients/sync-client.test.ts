@@ -142,6 +142,11 @@ describe('sync client: pages and full range', () => {
       assert.deepEqual(some, ['1', '2', '3', '4']);
       assert.equal((await server.take()).length, 2, 'the third page is never fetched');
       assert.deepEqual(ids(client.getTradesV3('AAPL', { maxPages: 2 })), ['1', '2', '3', '4', '5', '6']);
+      const lines: string[] = [];
+      const verbose = StocksClient(KEY, { baseUrl: server.url, logger: (line) => lines.push(line) });
+      assert.equal(ids(verbose.getTradesV3('AAPL', { verbose: true })).length, 9);
+      verbose.close();
+      assert.deepEqual(lines, ['Fetched page 2', 'Fetched page 3'], 'verbose reports the pages walked');
       assert.deepEqual(ids(client.getTradesV3('AAPL', { allPages: true, maxItems: 5 })), [
         '1',
         '2',
