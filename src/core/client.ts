@@ -290,15 +290,14 @@ export abstract class BaseClient {
    */
   async getAllPages(
     oldResponse: AnyPage,
-    options: {
-      maxPages?: number | null;
-      direction?: 'next' | 'previous' | 'prev';
-      verbose?: boolean;
-      rawResponses?: boolean;
-      signal?: AbortSignal;
-    } = {},
+    options: Pick<PaginationOptions, 'maxPages' | 'verbose'> &
+      Pick<RequestOptions, 'signal'> & {
+        direction?: 'next' | 'previous' | 'prev';
+        rawResponses?: boolean;
+      } = {},
   ): Promise<any[]> {
-    validateGroup(paginationOptionGroup, { maxPages: options.maxPages });
+    validateGroup(paginationOptionGroup, { maxPages: options.maxPages, verbose: options.verbose });
+    validateGroup(requestOptionGroup, { signal: options.signal });
     const direction = options.direction ?? 'next';
     if (!['next', 'previous', 'prev'].includes(direction)) {
       throw new InvalidParameterError('direction', direction, "expected 'next' or 'previous'");
