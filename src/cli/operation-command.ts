@@ -1,48 +1,13 @@
+import { fullRangeOptionGroup, paginationOptionGroup } from '../core/call-options.js';
 import type { ClientOptions } from '../core/client-options.js';
 import type { OperationSpec, ParamSpec } from '../core/operation.js';
 import { kebabCase } from './argv.js';
-import { type CommandDef, type CommandInput, flagOption, intOption, type OptionDef } from './command.js';
+import { type CommandDef, flagOption, type OptionDef } from './command.js';
 import type { ClientFamily } from './families.js';
+import { groupFlags, groupFlagValues } from './group-flags.js';
 import { render } from './output.js';
 import { parseParamValue, typeLabel } from './param-values.js';
 import type { Progress } from './progress.js';
-
-const PAGING_OPTIONS: readonly OptionDef[] = [
-  {
-    name: 'all-pages',
-    type: 'flag',
-    flag: true,
-    default: 'false',
-    doc: 'Follow next_url and fetch every page.',
-  },
-  { name: 'max-pages', type: 'int ≥ 1', doc: 'With --all-pages: most pages to fetch, the first included.' },
-  {
-    name: 'merge-all-pages',
-    type: 'flag',
-    flag: true,
-    default: 'true',
-    doc: 'With --all-pages: one merged response (--no-merge-all-pages: the list of pages).',
-  },
-];
-
-const FULL_RANGE_OPTIONS: readonly OptionDef[] = [
-  {
-    name: 'full-range',
-    type: 'flag',
-    flag: true,
-    default: 'false',
-    doc: 'Fetch the whole range in chunks (no 50000-bar cap) and return one list of bars.',
-  },
-  { name: 'run-parallel', type: 'flag', flag: true, default: 'true', doc: 'Fetch chunks concurrently.' },
-  { name: 'max-concurrent-workers', type: 'int ≥ 1', default: '10', doc: 'Most chunks in flight.' },
-  {
-    name: 'high-volatility',
-    type: 'flag',
-    flag: true,
-    default: 'false',
-    doc: 'Smaller chunks for heavily traded symbols.',
-  },
-];
 
 function paramOption(p: ParamSpec): OptionDef {
   return {
@@ -100,12 +65,12 @@ function operationCommand(
   const optional = op.params.filter((p) => !p.required && !variant.exclude?.includes(p.name));
   const options: OptionDef[] = optional.map(paramOption);
   if (variant.fullRangeImplied) {
-    options.push(...FULL_RANGE_OPTIONS.filter((o) => o.name !== 'full-range'));
+    options.push(...groupFlags(fullRangeOptionGroup).filter((o) => o.name !== 'full-range'));
     const ts = options.find((o) => o.name === 'timespan');
     if (ts) options[options.indexOf(ts)] = { ...ts, default: 'minute' };
   } else {
-    if (op.paging === 'next_url') options.push(...PAGING_OPTIONS);
-    if (op.fullRange) options.push(...FULL_RANGE_OPTIONS);
+    if (op.paging === 'next_url') options.push(...groupFlags(paginationOptionGroup));
+    if (op.fullRange) options.push(...groupFlags(fullRangeOptionGroup));
   }
   return {
     path: `${family.name} ${kebabCase(method)}`,
@@ -126,7 +91,7 @@ function operationCommand(
       const fullRange =
         variant.fullRangeImplied === true || (op.fullRange === true && flagOption(input, 'full-range'));
       if (fullRange) {
-        Object.assign(callOptions, fullRangeOptions(input, variant.fullRangeImplied !== true));
+        Object.assign(callOptions, groupFlagValues(fullRangeOptionGroup, input));
         progress = ctx.progress(`${String(positional[0])} bars`);
         callOptions.onProgress = progress.fullRange.bind(progress);
         // Chunk warnings (an empty chunk, a retry) are notes, not results.
@@ -134,9 +99,7 @@ function operationCommand(
       }
       const allPages = op.paging === 'next_url' && !fullRange && flagOption(input, 'all-pages');
       if (allPages) {
-        callOptions.allPages = true;
-        if (input.options.has('max-pages')) callOptions.maxPages = intOption(input, 'max-pages', 1);
-        callOptions.mergeAllPages = flagOption(input, 'merge-all-pages', true);
+        Object.assign(callOptions, groupFlagValues(paginationOptionGroup, input));
         callOptions.verbose = true;
         progress = ctx.progress(`${family.name} ${kebabCase(method)}`);
       }
@@ -162,14 +125,4 @@ function operationCommand(
       }
     },
   };
-}
-
-function fullRangeOptions(input: CommandInput, explicit: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = explicit ? { fullRange: true } : {};
-  if (input.options.has('run-parallel')) out.runParallel = flagOption(input, 'run-parallel', true);
-  if (input.options.has('max-concurrent-workers')) {
-    out.maxConcurrentWorkers = intOption(input, 'max-concurrent-workers', 10);
-  }
-  if (input.options.has('high-volatility')) out.highVolatility = flagOption(input, 'high-volatility');
-  return out;
 }

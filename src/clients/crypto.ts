@@ -22,7 +22,7 @@ import type {
 import { WholeMarketClient } from './market-client.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
-/** The Crypto operations. Combined symbols take `X:` optionally; indicators take no `adjusted`. */
+/** The Crypto operations. Combined symbols take `X:` optionally; indicators accept `adjusted` but do not send it. */
 export const cryptoOperations = {
   getHistoricTrades: historicTicks('crypto'),
   getTrades: tradesV3({

@@ -93,7 +93,7 @@ export class AsyncOptionsClient extends MarketClient<typeof ops> {
     underlyingSymbol: string,
     optionSymbol: string,
     options?: O,
-  ): Call<OptionContractSnapshotResponse, O> {
+  ): PagedCall<OptionContractSnapshotResponse, O, OptionContractSnapshotResponse['results']> {
     return this.call(ops.getSnapshot, [underlyingSymbol, contract(optionSymbol)], options);
   }
 

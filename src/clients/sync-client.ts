@@ -1,8 +1,9 @@
-import type { BaseClient, Call, PagedCall, Result, resultTypes } from '../core/client.js';
+import type { BaseClient, Call, PagedCall, Result, resultTypes, SyncLogSink } from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
 import type { FullRangeBar } from '../core/full-range.js';
+import { pageItems, pageLink } from '../core/pages.js';
 import { SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
 
 /** A value as the synchronous client returns it: responses become plain objects. */
@@ -25,11 +26,21 @@ export type SyncMethod<F> = F extends (...args: infer A) => infer Ret
   ? typeof resultTypes extends keyof Ret
     ? NonNullable<Ret[typeof resultTypes & keyof Ret]> extends { response: infer R; bar: infer Bar }
       ? Required<A> extends [...infer Lead, infer Options]
-        ? <const O extends Options>(...args: [...Lead, options?: O]) => SyncResult<R, O, Bar>
+        ? Ret extends AsyncIterable<infer Item>
+          ? <const O extends Options>(
+              ...args: [...Lead, options?: O]
+            ) => SyncPaged<SyncResult<R, O, Bar>, R, Item>
+          : <const O extends Options>(...args: [...Lead, options?: O]) => SyncResult<R, O, Bar>
         : never
       : never
     : (...args: A) => SyncValue<Awaited<Ret>>
   : never;
+
+/**
+ * The result of a paged synchronous call: a response (one page, or the pages merged) is also an
+ * `Iterable` of the items (`for ... of`, following `next_url` up to `maxPages` and `maxItems`).
+ */
+export type SyncPaged<T, R, Item> = T extends R ? T & Iterable<Item> : T;
 
 /**
  * The synchronous variant of an async client: the same methods with the same parameters, each
@@ -69,33 +80,37 @@ export function createSyncClient<C extends BaseClient>(
 ): SyncOf<C> {
   // Validate on the calling thread: a missing key or bad option is an error here, not in the worker.
   const resolved = resolveClientOptions(apiKey, options);
-  const { logger, ...rest } = options;
-  // Functions among the arguments (onProgress) run on this thread while it waits; log lines come back
-  // with each result instead, so that they keep the async client's rules.
+  const { logger: _logger, ...rest } = options;
+  const logger = resolved.logger;
+  // Functions among the arguments (onProgress) run on this thread while it waits, and so does the log
+  // sink of each call: lines arrive as they are logged, also those of a call that fails in the end.
   const bridge = new SyncBridge({
     module: publicEntry(),
     exportName,
     args: [resolved.apiKey, { ...rest, useAsync: true }],
   });
+  // The same rule as the async client: the logger gets every line; without one, only what the caller
+  // explicitly asked for (verbose pages, full-range messages) reaches standard error.
+  const sink: SyncLogSink = (line, explicit, level) => {
+    if (logger) logger(line, level);
+    else if (explicit) process.stderr.write(`${line}\n`);
+  };
+  const invoke = (method: string, args: unknown[]) =>
+    bridge.call('invokeForSync', [method, args, sink]) as { result: unknown; paged: boolean };
   const { apiKey: _key, ...visible } = resolved;
   const client: Record<string, unknown> = { options: visible };
   for (const method of methods) {
     client[method] = (...args: unknown[]) => {
       for (const arg of args) rejectUncloneable(method, arg);
-      const { result, logs } = bridge.call('invokeForSync', [method, args]) as {
-        result: unknown;
-        logs: { line: string; explicit: boolean }[];
-      };
-      // The same rule as the async client: the logger gets every line; without one, only what the
-      // caller explicitly asked for (verbose) reaches standard error.
-      for (const { line, explicit } of logs) {
-        if (logger) logger(line);
-        else if (explicit) process.stderr.write(`${line}\n`);
-      }
+      const { result, paged } = invoke(method, args);
+      if (paged) makeWalkable(result, args.at(-1), (url) => invoke('getPageByUrl', [url]).result, sink);
       return result;
     };
   }
+  let closed = false;
   client.close = () => {
+    if (closed) return;
+    closed = true;
     try {
       bridge.call('close', []);
     } finally {
@@ -103,6 +118,42 @@ export function createSyncClient<C extends BaseClient>(
     }
   };
   return client as SyncOf<C>;
+}
+
+/**
+ * Makes the result of a paged call iterable (`for ... of`), as `for await` walks the async client's:
+ * the items of the page, then of the pages after it, each fetched when the walk reaches it, up to
+ * `maxPages` pages and `maxItems` items (with `verbose`, each page fetched is reported). A merged result (`allPages`) walks the items it holds. Lists of
+ * pages and full-range bars are arrays, iterable already.
+ */
+function makeWalkable(
+  result: unknown,
+  lastArg: unknown,
+  fetchPage: (url: string) => unknown,
+  sink: SyncLogSink,
+): void {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return;
+  const options = (typeof lastArg === 'object' && lastArg !== null ? lastArg : {}) as Record<string, unknown>;
+  if (options.rawResponse === true && options.allPages !== true) return;
+  const maxPages = (options.maxPages ?? undefined) as number | undefined;
+  const maxItems = (options.maxItems ?? undefined) as number | undefined;
+  const merged = options.allPages === true;
+  function* walk(): Generator<unknown> {
+    let page: unknown = result;
+    let items = 0;
+    for (let pages = 1; ; pages++) {
+      for (const item of pageItems(page)) {
+        if (maxItems !== undefined && items >= maxItems) return;
+        items++;
+        yield item;
+      }
+      const link = pageLink(page, 'next');
+      if (merged || !link || (maxPages !== undefined && pages >= maxPages)) return;
+      page = fetchPage(link);
+      if (options.verbose === true) sink(`Fetched page ${pages + 1}`, true, 'info');
+    }
+  }
+  Object.defineProperty(result, Symbol.iterator, { value: walk, enumerable: false, configurable: true });
 }
 
 function rejectUncloneable(method: string, arg: unknown): void {

@@ -61,16 +61,36 @@ export interface ClientOptions {
    */
   maxRetries?: number;
   /**
-   * Receives verbose and progress lines (retries, pages fetched). Never receives the API key.
-   * @default undefined (silent)
+   * Receives verbose and progress lines (retries, pages fetched, full-range messages): a function of the
+   * line, or an object with `log`, `info`, `warn` or `debug` methods such as `console` (warnings go to
+   * `warn`, other lines to `info`, each falling back to the methods it has). Never receives the API key.
+   * @default undefined (only what was asked for, `verbose` pages and full-range messages, reaches
+   *   standard error)
    */
-  logger?: (line: string) => void;
+  logger?: Logger;
   /**
    * Extra headers sent with every request. `Authorization` cannot be set here: the key is sent by mdq.
    * @default {}
    */
   headers?: Record<string, string>;
 }
+
+/** Something with the methods of `console` that a logger may have; `console` itself is one. */
+export interface LoggerObject {
+  log?(line: string): void;
+  info?(line: string): void;
+  warn?(line: string): void;
+  debug?(line: string): void;
+}
+
+/** A logger: a function of the line, or an object such as `console`. */
+export type Logger = ((line: string) => void) | LoggerObject;
+
+/** How serious a log line is: a warning (a retry, a failed chunk) or information. */
+export type LogLevel = 'info' | 'warn';
+
+/** A logger as the client calls it: every line with its level (information when not given). */
+export type LogSink = (line: string, level?: LogLevel) => void;
 
 /**
  * `ClientOptions` with every default applied and validated, plus the API key. Each field means what the
@@ -90,7 +110,8 @@ export interface ResolvedClientOptions {
   maxConnections: number | null;
   maxKeepalive: number | null;
   maxRetries: number;
-  logger: ((line: string) => void) | undefined;
+  /** The `logger` option as a function of the line and its level; `undefined` when none is set. */
+  logger: LogSink | undefined;
   headers: Record<string, string>;
 }
 
@@ -173,10 +194,31 @@ function maxRetriesOption(value: unknown): number {
   return value;
 }
 
-function loggerOption(value: unknown): ((line: string) => void) | undefined {
+const LOGGER_METHODS = ['log', 'info', 'warn', 'debug'] as const;
+
+function loggerOption(value: unknown): LogSink | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw new InvalidParameterError('logger', value, 'expected a function');
-  return value as (line: string) => void;
+  if (typeof value === 'function') {
+    const fn = value as (line: string) => void;
+    return (line) => fn(line);
+  }
+  if (typeof value === 'object' && value !== null) {
+    const object = value as Record<string, unknown>;
+    const method = (names: readonly string[]): ((line: string) => void) | undefined => {
+      const name = names.find((n) => typeof object[n] === 'function');
+      return name === undefined
+        ? undefined
+        : (line) => (object[name] as (line: string) => void).call(object, line);
+    };
+    const info = method(['info', 'log', 'debug', 'warn']);
+    const warn = method(['warn', 'log', 'info', 'debug']);
+    if (info && warn) return (line, level) => (level === 'warn' ? warn : info)(line);
+  }
+  throw new InvalidParameterError(
+    'logger',
+    value,
+    `expected a function, or an object with a ${LOGGER_METHODS.join(', ').replace(/, (?=\w+$)/, ' or ')} method (such as console)`,
+  );
 }
 
 function headersOption(value: unknown): Record<string, string> {

@@ -1,114 +1,29 @@
-import { type ClientOptions, type ResolvedClientOptions, resolveClientOptions } from './client-options.js';
+import {
+  type FullRangeOptions,
+  fullRangeOptionGroup,
+  type PaginationOptions,
+  paginationOptionGroup,
+  type RequestOptions,
+  requestOptionGroup,
+} from './call-options.js';
+import {
+  type ClientOptions,
+  type LogLevel,
+  type ResolvedClientOptions,
+  resolveClientOptions,
+} from './client-options.js';
 import { DecodeError, InvalidParameterError, MdqError } from './errors.js';
 import { type FullRangeBar, fetchFullRange } from './full-range.js';
 import { parseJson } from './json.js';
 import type { OperationSpec, ParamOptions } from './operation.js';
+import { groupKeys, validateGroup } from './option-group.js';
 import { PagePromise } from './page-promise.js';
 import { LinkTrail, mergePages, pageItems, pageLink, repeatedLinkWarning } from './pages.js';
 import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
 import { type HttpResponse, Transport } from './transport.js';
 
-/** Options every operation takes. */
-export interface RequestOptions {
-  /**
-   * Return the HTTP response (a standard `Response`; on the sync client an object with status, headers
-   * and body) instead of the decoded JSON. Ignored when pagination or full range is active.
-   * @default false
-   */
-  rawResponse?: boolean;
-  /** Cancels the request (and every page or chunk of it). */
-  signal?: AbortSignal;
-}
-
-/** Pagination group (SPEC 4.1 P), on every operation that pages by `next_url`. */
-export interface PaginationOptions {
-  /**
-   * Follow `next_url` and return every page.
-   * @default false
-   */
-  allPages?: boolean;
-  /**
-   * Most pages to fetch with `allPages`, the first included (`1` is the first page only); unset for all.
-   * @default undefined
-   */
-  maxPages?: number;
-  /**
-   * With `allPages`: one merged response (items of every page in order). `false`: the list of pages.
-   * @default true
-   */
-  mergeAllPages?: boolean;
-  /**
-   * Report each page fetched to the client's `logger` (standard error when none is set).
-   * @default false
-   */
-  verbose?: boolean;
-  /**
-   * With `allPages` and `mergeAllPages: false`: the raw responses instead of decoded pages.
-   * @default false
-   */
-  rawPageResponses?: boolean;
-  /**
-   * Most items a `for await` walk yields before it stops fetching.
-   * @default undefined (no limit)
-   */
-  maxItems?: number;
-}
-
-/** Full-range group (SPEC 4.1 A), on aggregate-bar operations. */
-export interface FullRangeOptions {
-  /**
-   * Fetch the whole range in chunks (no 50000-bar cap) and return one list of bars.
-   * @default false
-   */
-  fullRange?: boolean;
-  /**
-   * Fetch chunks concurrently (else one after another).
-   * @default true
-   */
-  runParallel?: boolean;
-  /**
-   * Most chunks in flight with `runParallel`.
-   * @default 10
-   */
-  maxConcurrentWorkers?: number;
-  /**
-   * Report failures and anomalies to the client's `logger`.
-   * @default true
-   */
-  warnings?: boolean;
-  /**
-   * Report informational messages (a chunk with no data) to the client's `logger`.
-   * @default true
-   */
-  info?: boolean;
-  /**
-   * Smaller chunks, for heavily traded symbols.
-   * @default false
-   */
-  highVolatility?: boolean;
-  /** Called after each chunk: chunks done, chunks in all, bars so far. */
-  onProgress?: (progress: { chunksDone: number; chunksTotal: number; bars: number }) => void;
-}
-
-const REQUEST_KEYS = ['rawResponse', 'signal'] as const;
-const PAGINATION_KEYS = [
-  'allPages',
-  'maxPages',
-  'mergeAllPages',
-  'verbose',
-  'rawPageResponses',
-  'maxItems',
-] as const;
-const FULL_RANGE_KEYS = [
-  'fullRange',
-  'runParallel',
-  'maxConcurrentWorkers',
-  'warnings',
-  'info',
-  'highVolatility',
-  'onProgress',
-] as const;
+export type { FullRangeOptions, PaginationOptions, RequestOptions } from './call-options.js';
 
 /** The options of one operation: its parameters plus the groups it supports. */
 export type CallOptions<O extends OperationSpec> = ParamOptions<O> &
@@ -149,6 +64,9 @@ export type Call<R, O, Bar = FullRangeBar> = Promise<Result<R, O, Bar>> & Result
 export type PagedCall<R, O, Item, Bar = FullRangeBar> = PagePromise<Result<R, O, Bar>, Item> &
   ResultTypes<R, Bar>;
 
+/** Where the synchronous client's worker sends each log line of a call. @internal */
+export type SyncLogSink = (line: string, explicit: boolean, level: LogLevel) => void;
+
 /** A decoded response, or a response object from `rawResponse`: what the pagination helpers take. */
 export type AnyPage = object | Response | SyncRawResponse;
 
@@ -168,14 +86,16 @@ export abstract class BaseClient {
   /** Options in force, defaults applied. The key is not enumerable. */
   readonly options: Omit<ResolvedClientOptions, 'apiKey'>;
   readonly #transport: Transport;
-  #capture: { line: string; explicit: boolean }[] | undefined;
+  /** Where log lines go while the synchronous client's worker runs a call (see `invokeForSync`). */
+  #capture: SyncLogSink | undefined;
   #closed = false;
   /** Time zone of the market's day boundaries (full-range chunking). */
   protected abstract readonly timeZone: string;
 
   constructor(apiKey?: string | null, options?: ClientOptions) {
     const resolved = resolveClientOptions(apiKey, options);
-    this.#transport = new Transport(resolved);
+    // The transport logs only retries: warnings, routed like every other line.
+    this.#transport = new Transport({ ...resolved, logger: (line) => this.#emit(line, false, 'warn') });
     const { apiKey: _key, ...rest } = resolved;
     this.options = rest;
   }
@@ -189,13 +109,11 @@ export abstract class BaseClient {
     const keys = callOptionKeys(op);
     // Validate now: a bad argument is an error before any request, even if the result is never awaited.
     const built = buildRequest(op, positional, opts, keys);
-    if (opts.rawResponse !== undefined && typeof opts.rawResponse !== 'boolean') {
-      throw new InvalidParameterError('rawResponse', opts.rawResponse, 'expected true or false');
-    }
-    if (op.fullRange) validateFullRange(opts);
+    validateGroup(requestOptionGroup, opts);
+    if (op.fullRange) validateGroup(fullRangeOptionGroup, opts);
+    if (op.paging === 'next_url') validateGroup(paginationOptionGroup, opts);
     if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
     if (op.paging !== 'next_url') return this.#single(built.target, opts);
-    validatePagination(opts);
     return new PagePromise(
       () => (opts.allPages === true ? this.#allPages(built.target, opts) : this.#single(built.target, opts)),
       () => this.#walk(built.target, opts),
@@ -208,7 +126,7 @@ export abstract class BaseClient {
   }
 
   async #allPages(target: string, opts: Record<string, unknown>): Promise<unknown> {
-    const maxPages = opts.maxPages as number | undefined;
+    const maxPages = (opts.maxPages ?? undefined) as number | undefined;
     const signal = opts.signal as AbortSignal | undefined;
     const fetched: Fetched[] = [await this.#fetch(target, signal)];
     if (opts.verbose === true) {
@@ -220,7 +138,7 @@ export abstract class BaseClient {
     while (link && (maxPages === undefined || fetched.length < maxPages)) {
       if (trail.repeats(link)) {
         looped = true;
-        this.#emit(repeatedLinkWarning(link, fetched.length), true);
+        this.#emit(repeatedLinkWarning(link, fetched.length), true, 'warn');
         break;
       }
       fetched.push(await this.#fetch(link, signal));
@@ -246,8 +164,8 @@ export abstract class BaseClient {
   }
 
   async *#walk(target: string, opts: Record<string, unknown>): AsyncGenerator<unknown> {
-    const maxPages = opts.maxPages as number | undefined;
-    const maxItems = opts.maxItems as number | undefined;
+    const maxPages = (opts.maxPages ?? undefined) as number | undefined;
+    const maxItems = (opts.maxItems ?? undefined) as number | undefined;
     const signal = opts.signal as AbortSignal | undefined;
     let link: string | undefined = target;
     let pages = 0;
@@ -255,7 +173,7 @@ export abstract class BaseClient {
     const trail = new LinkTrail();
     while (link && (maxPages === undefined || pages < maxPages)) {
       if (trail.repeats(link)) {
-        this.#emit(repeatedLinkWarning(link, pages), true);
+        this.#emit(repeatedLinkWarning(link, pages), true, 'warn');
         return;
       }
       const { data } = await this.#fetch(link, signal);
@@ -299,7 +217,8 @@ export abstract class BaseClient {
         warnings,
         timeZone: this.timeZone,
         log: (level, message) => {
-          if ((level === 'info' && info) || (level === 'warn' && warnings)) this.#emit(message, false);
+          // Shown by default (SPEC 4.1 A: printed): standard error when no logger is set.
+          if ((level === 'info' && info) || (level === 'warn' && warnings)) this.#emit(message, true, level);
         },
         ...(opts.onProgress ? { onProgress: opts.onProgress as never } : {}),
         ...(signal ? { signal } : {}),
@@ -316,7 +235,7 @@ export abstract class BaseClient {
         let pages = 0;
         for (let link: string | undefined = target; link; link = pageLink(response, 'next')) {
           if (trail.repeats(link)) {
-            if (warnings) this.#emit(repeatedLinkWarning(link, pages), true);
+            if (warnings) this.#emit(repeatedLinkWarning(link, pages), true, 'warn');
             break;
           }
           ({ data: response } = await this.#fetch(link, chunkSignal));
@@ -347,14 +266,22 @@ export abstract class BaseClient {
             http.status,
           );
         }
-        this.#emit(`Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`, false);
+        this.#emit(
+          `Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`,
+          false,
+          'warn',
+        );
       }
     }
   }
 
-  #emit(line: string, explicit: boolean): void {
-    if (this.#capture) this.#capture.push({ line, explicit });
-    else if (this.options.logger) this.options.logger(line);
+  /**
+   * Hands a line to the logger; without one, a line the caller asked for (`explicit`: verbose pages,
+   * full-range messages) goes to standard error and the others (retries) are dropped.
+   */
+  #emit(line: string, explicit: boolean, level: LogLevel = 'info'): void {
+    if (this.#capture) this.#capture(line, explicit, level);
+    else if (this.options.logger) this.options.logger(line, level);
     else if (explicit) process.stderr.write(`${line}\n`);
   }
 
@@ -386,15 +313,14 @@ export abstract class BaseClient {
    */
   async getAllPages(
     oldResponse: AnyPage,
-    options: {
-      maxPages?: number;
-      direction?: 'next' | 'previous' | 'prev';
-      verbose?: boolean;
-      rawResponses?: boolean;
-      signal?: AbortSignal;
-    } = {},
+    options: Pick<PaginationOptions, 'maxPages' | 'verbose'> &
+      Pick<RequestOptions, 'signal'> & {
+        direction?: 'next' | 'previous' | 'prev';
+        rawResponses?: boolean;
+      } = {},
   ): Promise<any[]> {
-    validatePagination({ maxPages: options.maxPages });
+    validateGroup(paginationOptionGroup, { maxPages: options.maxPages, verbose: options.verbose });
+    validateGroup(requestOptionGroup, { signal: options.signal });
     const direction = options.direction ?? 'next';
     if (!['next', 'previous', 'prev'].includes(direction)) {
       throw new InvalidParameterError('direction', direction, "expected 'next' or 'previous'");
@@ -404,9 +330,10 @@ export abstract class BaseClient {
     const pages: unknown[] = [options.rawResponses ? oldResponse : first];
     const trail = new LinkTrail();
     let link = pageLink(first, dir);
-    while (link && (options.maxPages === undefined || pages.length < options.maxPages)) {
+    const maxPages = options.maxPages ?? undefined;
+    while (link && (maxPages === undefined || pages.length < maxPages)) {
       if (trail.repeats(link)) {
-        this.#emit(repeatedLinkWarning(link, pages.length), true);
+        this.#emit(repeatedLinkWarning(link, pages.length), true, 'warn');
         break;
       }
       const fetched = await this.#fetch(link, options.signal);
@@ -418,29 +345,30 @@ export abstract class BaseClient {
   }
 
   /**
-   * Runs one method for the synchronous client's worker: log lines are collected and returned with the
-   * result (the caller's logger runs on its own thread), and responses become plain objects.
+   * Runs one method for the synchronous client's worker: log lines go to `sink` (the caller's thread
+   * runs it while it waits, so a failing call keeps its lines), and responses become plain objects.
+   * `paged` tells whether the operation pages by `next_url` (its result can be walked).
    * @internal
    */
   async invokeForSync(
     method: string,
     args: unknown[],
-  ): Promise<{ result: unknown; logs: { line: string; explicit: boolean }[] }> {
+    sink: SyncLogSink,
+  ): Promise<{ result: unknown; paged: boolean }> {
     const fn = (this as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function' || method.startsWith('#') || method === 'invokeForSync') {
       throw new InvalidParameterError('method', method, 'not an operation of this client');
     }
-    const logs: { line: string; explicit: boolean }[] = [];
-    this.#capture = logs;
+    this.#capture = sink;
     try {
-      const result = await (fn as (...a: unknown[]) => unknown).apply(this, args);
-      return { result: await toSyncValue(result), logs };
+      const call = (fn as (...a: unknown[]) => unknown).apply(this, args);
+      return { result: await toSyncValue(await call), paged: call instanceof PagePromise };
     } finally {
       this.#capture = undefined;
     }
   }
 
-  /** Releases the connections. Calls after `close()` fail. */
+  /** Releases the connections. Calls after `close()` fail; closing again does nothing. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#transport.close();
@@ -457,49 +385,13 @@ function callOptionKeys(op: OperationSpec): ReadonlySet<string> {
   let keys = keysCache.get(op);
   if (!keys) {
     keys = new Set<string>([
-      ...REQUEST_KEYS,
-      ...(op.paging === 'next_url' ? PAGINATION_KEYS : []),
-      ...(op.fullRange ? FULL_RANGE_KEYS : []),
+      ...groupKeys(requestOptionGroup),
+      ...(op.paging === 'next_url' ? groupKeys(paginationOptionGroup) : []),
+      ...(op.fullRange ? groupKeys(fullRangeOptionGroup) : []),
     ]);
     keysCache.set(op, keys);
   }
   return keys;
-}
-
-function validatePagination(opts: Record<string, unknown>): void {
-  for (const key of ['maxPages', 'maxItems']) {
-    const v = opts[key];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 1)) {
-      throw new InvalidParameterError(
-        key,
-        v,
-        'expected a whole number of at least 1, or undefined for no limit',
-      );
-    }
-  }
-  for (const key of ['allPages', 'mergeAllPages', 'verbose', 'rawPageResponses', 'rawResponse']) {
-    const v = opts[key];
-    if (v !== undefined && typeof v !== 'boolean')
-      throw new InvalidParameterError(key, v, 'expected true or false');
-  }
-}
-
-function validateFullRange(opts: Record<string, unknown>): void {
-  for (const key of ['fullRange', 'runParallel', 'warnings', 'info', 'highVolatility']) {
-    const v = opts[key];
-    if (v !== undefined && typeof v !== 'boolean')
-      throw new InvalidParameterError(key, v, 'expected true or false');
-  }
-  const workers = opts.maxConcurrentWorkers;
-  if (
-    workers !== undefined &&
-    (typeof workers !== 'number' || !Number.isSafeInteger(workers) || workers < 1)
-  ) {
-    throw new InvalidParameterError('maxConcurrentWorkers', workers, 'expected a positive integer');
-  }
-  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
-    throw new InvalidParameterError('onProgress', opts.onProgress, 'expected a function');
-  }
 }
 
 function toResponse(f: Fetched): Response {

@@ -21,7 +21,7 @@ export type TickerPrefix = 'O:' | 'C:' | 'X:' | 'I:';
  * - `nsTimestamp`: a date (sent as `YYYY-MM-DD`), a `Date` with a time (sent as ns), or a Unix
  *   nanosecond timestamp as `bigint` or integer `number`.
  * - `nsOffset`: a Unix nanosecond timestamp used as a paging offset (`bigint` or integer `number`).
- * - `msOffset`: a Unix millisecond timestamp used as a paging offset.
+ * - `msOffset`: a Unix millisecond timestamp used as a paging offset (a number or a string of digits).
  * - `list`: a list of strings (or one comma separated string), sent comma separated.
  */
 export type ParamType =
@@ -144,7 +144,7 @@ export type ValueOf<T extends ParamType> = T extends {
         : T['kind'] extends 'dateOrMs'
           ? DateInput | number
           : T['kind'] extends 'msOffset'
-            ? Date | number
+            ? Date | number | string
             : T['kind'] extends 'nsOffset'
               ? Date | number | bigint
               : T['kind'] extends 'nsTimestamp'

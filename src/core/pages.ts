@@ -12,6 +12,8 @@ export function pageItems(page: unknown): unknown[] {
   if (Array.isArray(p.results)) return p.results;
   const results = p.results as Page | undefined;
   if (results && Array.isArray(results.values)) return results.values;
+  // One object as the page's result (the snapshot of one option contract): that object is the item.
+  if (results && typeof results === 'object' && !('values' in results)) return [results];
   if (Array.isArray(p.ticks)) return p.ticks;
   if (Array.isArray(p.tickers)) return p.tickers;
   return [];
@@ -31,7 +33,11 @@ export function mergePages(pages: readonly unknown[]): unknown {
   const merged: Page = { ...first };
   if (Array.isArray(first.results)) {
     merged.results = pages.flatMap((p) => ((p as Page).results as unknown[] | undefined) ?? []);
-  } else if (first.results && typeof first.results === 'object') {
+  } else if (
+    first.results &&
+    typeof first.results === 'object' &&
+    Array.isArray((first.results as Page).values)
+  ) {
     const r = first.results as Page;
     const values = pages.flatMap(
       (p) => (((p as Page).results as Page | undefined)?.values as unknown[] | undefined) ?? [],

@@ -73,9 +73,9 @@ const BOOLEAN_ALLOWED = 'expected a boolean: true, True, TRUE, t, T, 1 or false,
  * with a time (sent as ms); `nsTimestamp` a date, an RFC 3339 string (sent as exact ns), a `Date` (its day
  * at UTC midnight, else ns), or ns as a `bigint` or integer `number` — pass a `bigint` for exact
  * nanoseconds, a `number` above 2^53 has already lost precision; `nsOffset` ns as `bigint`/integer
- * `number`, or a `Date`; `msOffset` integer ms or a `Date`; `list` an array of strings or one
- * comma-separated string, each item trimmed, upper-cased and prefixed like a ticker, at most `maxItems`.
- * Strings are never coerced to numbers or booleans.
+ * `number`, or a `Date`; `msOffset` integer ms (a number, or its digits as a string) or a `Date`; `list`
+ * an array of strings or one comma-separated string, each item trimmed, upper-cased and prefixed like a
+ * ticker, at most `maxItems`. Other strings are never coerced to numbers or booleans.
  *
  * @throws InvalidParameterError naming the parameter, the value and what is allowed.
  */
@@ -178,7 +178,15 @@ export function encodeParam(param: ParamSpec, value: unknown): string {
     case 'msOffset':
       if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
       if (value instanceof Date && isValidDate(value) && value.getTime() >= 0) return String(value.getTime());
-      return fail(param, value, 'expected a non-negative integer Unix millisecond timestamp or a Date');
+      // SPEC 4.6: the offset may also be given as a string (the timestamp's digits).
+      if (typeof value === 'string' && UNSIGNED_TEXT.test(value) && Number.isSafeInteger(Number(value))) {
+        return String(Number(value));
+      }
+      return fail(
+        param,
+        value,
+        'expected a non-negative integer Unix millisecond timestamp (number or string of digits) or a Date',
+      );
     case 'list':
       return encodeList(param, value, type.maxItems, type.prefix);
   }

@@ -11,26 +11,20 @@
  */
 
 import type { SyncValue } from '../clients/sync-client.js';
-import type { BaseClient, CallOptions, FullRangeOptions, RequestOptions } from '../core/client.js';
+import { fullRangeOptionGroup } from '../core/call-options.js';
+import type { BaseClient, CallOptions, RequestOptions } from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import { InvalidParameterError, MdqError } from '../core/errors.js';
 import type { OperationSpec } from '../core/operation.js';
+import { type GroupKey, groupKeys } from '../core/option-group.js';
 
 /** The indicators came with the newer shape. */
 const NEWER_OPERATIONS = new Set(['getSma', 'getEma', 'getRsi', 'getMacd']);
 
 /** The full-range options, which the older aggregates do not take. */
-const FULL_RANGE_OPTIONS = Object.keys({
-  fullRange: true,
-  runParallel: true,
-  maxConcurrentWorkers: true,
-  warnings: true,
-  info: true,
-  highVolatility: true,
-  onProgress: true,
-} satisfies Record<keyof FullRangeOptions, true>);
+const FULL_RANGE_OPTIONS = groupKeys(fullRangeOptionGroup);
 
-type FullRangeKey = keyof FullRangeOptions;
+type FullRangeKey = GroupKey<typeof fullRangeOptionGroup>;
 
 /** Construction options of an older-shape client: the current client options, without `useAsync`. */
 export type LegacyClientOptions = Omit<ClientOptions, 'useAsync'>;

@@ -14,7 +14,13 @@ const common = (prefix: TickerPrefix | undefined, adjusted: boolean) =>
       default: 'day',
       doc: 'Size of the aggregate window the indicator is computed on.',
     },
-    ...(adjusted ? [adjustedParam] : []),
+    adjusted
+      ? adjustedParam
+      : ({
+          ...adjustedParam,
+          in: 'client',
+          doc: 'Accepted for compatibility; the endpoint takes no adjusted for this market, so it is not sent.',
+        } as const),
     {
       name: 'seriesType',
       wire: 'series_type',
@@ -59,7 +65,7 @@ const windowParam = (defaultValue: number) =>
     doc: 'Window size.',
   }) as const;
 
-/** Simple moving average. `adjusted` is not taken for crypto. */
+/** Simple moving average. For crypto `adjusted` is accepted but not sent. */
 export const sma = (prefix?: TickerPrefix, adjusted = true) =>
   defineOperation({
     name: 'getSma',

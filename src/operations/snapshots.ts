@@ -81,7 +81,8 @@ export const cryptoBook = defineOperation({
 export const optionContractSnapshot = defineOperation({
   name: 'getSnapshot',
   path: '/v3/snapshot/options/{underlyingAsset}/{optionContract}',
-  paging: 'none',
+  // One contract is one page, but SPEC 4.4 gives it group P, so its options are accepted.
+  paging: 'next_url',
   doc: 'Snapshot of one option contract: day bar, last quote and trade, greeks, implied volatility, underlying.',
   params: [
     {

@@ -35,6 +35,7 @@ export {
   OptionSymbol,
   type OptionSymbolFields,
   type OptionSymbolList,
+  type OptionSymbolOptions,
   type ToFormatOptions,
 } from './option-symbol.js';
 export {

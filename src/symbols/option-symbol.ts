@@ -2,6 +2,7 @@
  * A parsed option symbol.
  */
 
+import { InvalidParameterError } from '../core/errors.js';
 import { writeSymbol } from './build.js';
 import type { OptionType } from './call-or-put.js';
 import { calendarDayToDate, formatIsoDay } from './expiry.js';
@@ -44,8 +45,17 @@ export interface ToFormatOptions {
   prefixO?: boolean | undefined;
 }
 
+/** Options of the {@link OptionSymbol} constructor. */
+export interface OptionSymbolOptions<F extends 'date' | 'string' = 'date'> {
+  /**
+   * `expiry` as a `Date` at 00:00 UTC (`date`) or as `YYYY-MM-DD` (`string`).
+   * @default 'date'
+   */
+  expiryFormat?: F | undefined;
+}
+
 /**
- * An option symbol parsed into its parts.
+ * An option symbol parsed into its parts; `E` is the type of `expiry` (see `expiryFormat`).
  *
  * @example
  * const s = new OptionSymbol('O:AMD220121C00100500');
@@ -54,11 +64,14 @@ export interface ToFormatOptions {
  * s.strikePrice; // 100.5
  * s.toFormat('tda'); // 'AMD_012122C100.5'
  */
-export class OptionSymbol {
+export class OptionSymbol<E extends Date | string = Date> {
   /** Upper-case root, kept exactly as the symbol writes it (digits and dots included). */
   readonly underlyingSymbol: string;
-  /** Expiry day at 00:00 UTC; the symbol's two-digit year is read as 20YY. */
-  readonly expiry: Date;
+  /**
+   * Expiry day at 00:00 UTC, or `YYYY-MM-DD` with `expiryFormat: 'string'`; the symbol's two-digit year
+   * is read as 20YY.
+   */
+  readonly expiry: E;
   /** Expiry day as `YYYY-MM-DD`. */
   readonly expiryString: string;
   /** `C` or `P`. */
@@ -77,15 +90,24 @@ export class OptionSymbol {
    * @param optionSymbol - the symbol, in any case; in the polygon format with or without `O:`.
    * @param symbolFormat - its format (a code or an alias).
    * @default symbolFormat 'polygon'
-   * @throws {@link InvalidParameterError} when the symbol is not one of that format, naming why.
+   * @throws {@link InvalidParameterError} when the symbol is not one of that format, naming why, or for
+   *   an unknown expiry format.
    */
-  constructor(optionSymbol: string, symbolFormat: OptionSymbolFormatName = 'polygon') {
+  constructor(
+    optionSymbol: string,
+    symbolFormat: OptionSymbolFormatName = 'polygon',
+    options: OptionSymbolOptions<E extends string ? 'string' : 'date'> = {},
+  ) {
+    const expiryFormat = options.expiryFormat ?? 'date';
+    if (expiryFormat !== 'date' && expiryFormat !== 'string') {
+      throw new InvalidParameterError('expiryFormat', expiryFormat, "allowed: 'date' or 'string'");
+    }
     this.format = resolveOptionSymbolFormat(symbolFormat, 'symbolFormat');
     const contract = decodeContract(optionSymbol, this.format);
     this.#contract = contract;
     this.underlyingSymbol = contract.underlying;
-    this.expiry = calendarDayToDate(contract.expiry);
     this.expiryString = formatIsoDay(contract.expiry);
+    this.expiry = (expiryFormat === 'string' ? this.expiryString : calendarDayToDate(contract.expiry)) as E;
     this.callOrPut = contract.type;
     this.strikePrice = thousandthsToNumber(contract.strike);
     this.optionSymbol = encodeContract(contract, this.format);
@@ -110,7 +132,7 @@ export class OptionSymbol {
     return {
       underlyingSymbol: this.underlyingSymbol,
       strikePrice: this.strikePrice,
-      expiry: expiryFormat === 'string' ? this.expiryString : new Date(this.expiry),
+      expiry: expiryFormat === 'string' ? this.expiryString : calendarDayToDate(this.#contract.expiry),
       callOrPut: this.callOrPut,
       optionSymbol: this.optionSymbol,
     };

@@ -9,7 +9,7 @@ import { OptionSymbol, type OptionSymbolFields, type OptionSymbolList } from './
 /** Shape of the result of {@link parseOptionSymbol}. */
 export type ParseOutputFormat = 'object' | 'dict' | 'list';
 
-/** How the expiry of the `dict` and `list` outputs is given: a `Date` at 00:00 UTC or `YYYY-MM-DD`. */
+/** How the expiry of every output is given: a `Date` at 00:00 UTC or `YYYY-MM-DD`. */
 export type ExpiryFormat = 'date' | 'string';
 
 /** Options of {@link parsePolygonOptionSymbol}. */
@@ -21,8 +21,8 @@ export interface ParsePolygonOptionSymbolOptions {
    */
   outputFormat?: ParseOutputFormat | undefined;
   /**
-   * Expiry of the `dict` and `list` outputs: `date` gives a `Date` at 00:00 UTC, `string` gives
-   * `YYYY-MM-DD`. An {@link OptionSymbol} always has both (`expiry` and `expiryString`).
+   * Expiry of every output: `date` gives a `Date` at 00:00 UTC, `string` gives `YYYY-MM-DD`. An
+   * {@link OptionSymbol} has `expiryString` besides, whatever the format.
    * @default 'date'
    */
   expiryFormat?: ExpiryFormat | undefined;
@@ -44,15 +44,19 @@ export type ParsedOptionSymbol<O extends ParsePolygonOptionSymbolOptions> = O ex
   ? OptionSymbolFields<ExpiryOf<O>>
   : O extends { outputFormat: 'list' }
     ? OptionSymbolList<ExpiryOf<O>>
-    : O extends { outputFormat: ParseOutputFormat }
-      ? OptionSymbol | OptionSymbolFields<ExpiryOf<O>> | OptionSymbolList<ExpiryOf<O>>
-      : OptionSymbol;
+    : O extends { outputFormat: 'object' }
+      ? OptionSymbol<ExpiryOf<O>>
+      : O extends { outputFormat: ParseOutputFormat }
+        ? OptionSymbol<ExpiryOf<O>> | OptionSymbolFields<ExpiryOf<O>> | OptionSymbolList<ExpiryOf<O>>
+        : OptionSymbol<ExpiryOf<O>>;
 
-function shape(symbol: OptionSymbol, options: ParsePolygonOptionSymbolOptions): unknown {
+function shape(
+  optionSymbol: string,
+  format: OptionSymbolFormatName,
+  options: ParsePolygonOptionSymbolOptions,
+): unknown {
   const expiryFormat = options.expiryFormat ?? 'date';
-  if (expiryFormat !== 'date' && expiryFormat !== 'string') {
-    throw new InvalidParameterError('expiryFormat', expiryFormat, "allowed: 'date' or 'string'");
-  }
+  const symbol = new OptionSymbol(optionSymbol, format, { expiryFormat: expiryFormat as 'date' });
   const outputFormat = options.outputFormat ?? 'object';
   if (outputFormat === 'object') return symbol;
   const fields = symbol.toFields(expiryFormat);
@@ -89,7 +93,7 @@ export function parseOptionSymbol<const O extends ParseOptionSymbolOptions = {}>
 ): ParsedOptionSymbol<O> {
   const o: ParseOptionSymbolOptions = options ?? {};
   const format = resolveOptionSymbolFormat(o.format ?? 'polygon', 'format');
-  return shape(new OptionSymbol(optionSymbol, format), o) as ParsedOptionSymbol<O>;
+  return shape(optionSymbol, format, o) as ParsedOptionSymbol<O>;
 }
 
 /**
@@ -101,5 +105,5 @@ export function parsePolygonOptionSymbol<const O extends ParsePolygonOptionSymbo
   options?: O,
 ): ParsedOptionSymbol<O> {
   const o: ParsePolygonOptionSymbolOptions = options ?? {};
-  return shape(new OptionSymbol(optionSymbol, 'polygon'), o) as ParsedOptionSymbol<O>;
+  return shape(optionSymbol, 'polygon', o) as ParsedOptionSymbol<O>;
 }

@@ -8,8 +8,10 @@ import {
   referenceOperations,
   stocksOperations,
 } from '../../src/clients/index.js';
+import { fullRangeOptionGroup, paginationOptionGroup } from '../../src/core/call-options.js';
 import { parseJson } from '../../src/core/json.js';
 import type { ParamSpec } from '../../src/core/operation.js';
+import type { OptionSpec } from '../../src/core/option-group.js';
 import type { RunningServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
 import { assertNoKey, type BinResult, envFor, KEY, runBin, startSimServer } from './support.js';
@@ -96,15 +98,24 @@ describe('help derived from the operation declarations', () => {
       if (p.type.kind === 'enum')
         for (const v of p.type.values) assert.ok(line.includes(v), `${shown} allows ${v}`);
     }
-    for (const o of [
-      '--full-range',
-      '--all-pages',
-      '--max-pages',
-      '--run-parallel',
-      '--max-concurrent-workers',
-      '--high-volatility',
-    ]) {
-      assert.ok(r.stdout.includes(o), o);
+    // The option groups' flags, from their declarations: each listed once, with its default.
+    const declared: readonly OptionSpec[] = [
+      ...fullRangeOptionGroup.options,
+      ...paginationOptionGroup.options,
+    ];
+    const flags = declared.filter((o) => o.cli);
+    assert.ok(flags.length >= 6);
+    const lines = r.stdout.split('\n');
+    for (const o of flags) {
+      const shown = `--${kebab(o.name)}`;
+      const at = lines.flatMap((l, i) => (l.trimStart().split(' ')[0] === shown ? [i] : []));
+      assert.equal(at.length, 1, `${shown} is listed once`);
+      const next = lines[(at[0] as number) + 1] ?? '';
+      const line = `${lines[at[0] as number]} ${/^\s{10,}/.test(next) ? next.trim() : ''}`;
+      if (o.default !== undefined) assert.ok(line.includes(`[default: ${o.default}]`), `${shown} default`);
+    }
+    for (const o of ['--verbose', '--max-items', '--on-progress', '--raw-response']) {
+      assert.ok(!r.stdout.includes(o), `${o} is not a flag`);
     }
   });
 });

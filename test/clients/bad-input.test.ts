@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
+  fullRangeOptionGroup,
+  paginationOptionGroup,
+  requestOptionGroup,
+} from '../../src/core/call-options.js';
+import type { OptionSpec, OptionType } from '../../src/core/option-group.js';
+import {
   CryptoClient,
   ForexClient,
   IndexClient,
@@ -156,6 +162,19 @@ cases.push(
     symbols: Array.from({ length: 251 }, (_, i) => `IX${i}`).join(','),
   }),
 );
+
+// Every option of the option groups, from their declarations, through an operation that takes the group.
+const badValue = (type: OptionType): unknown =>
+  type.kind === 'int' ? 0 : type.kind === 'boolean' ? 'yes' : `not a ${type.kind}`;
+for (const [group, method, args] of [
+  [requestOptionGroup, 'getLastTrade', ['AAPL']],
+  [paginationOptionGroup, 'getTradesV3', ['AAPL']],
+  [fullRangeOptionGroup, 'getAggregateBars', ['AAPL', '2024-01-02', '2024-01-03']],
+] as const) {
+  for (const spec of group.options as readonly OptionSpec[]) {
+    cases.push(bad('stocks', method, spec.name, ...args, { [spec.name]: badValue(spec.type) }));
+  }
+}
 
 const show = (a: unknown) => (Array.isArray(a) && a.length > 5 ? `[${a.length} items]` : JSON.stringify(a));
 

@@ -191,6 +191,49 @@ describe('full-range aggregate bars over loopback HTTP', () => {
     await client.close();
   });
 
+  for (const variant of ['async', 'sync'] as const) {
+    test(`${variant}, no logger: info and warnings are printed on standard error unless turned off`, async (t) => {
+      const printed: string[] = [];
+      const write = t.mock.method(process.stderr, 'write', (chunk: unknown) => {
+        printed.push(String(chunk));
+        return true;
+      });
+      const fetch = async (options: object) => {
+        if (variant === 'async') {
+          const client = StocksClient(KEY, { useAsync: true, baseUrl: server.url });
+          await client.getFullRangeAggregateBars('AAPL', FROM, TO, options);
+          await client.close();
+        } else {
+          const client = StocksClient(KEY, { baseUrl: server.url });
+          client.getFullRangeAggregateBars('AAPL', FROM, TO, options);
+          client.close();
+        }
+        const lines = printed.splice(0);
+        return lines;
+      };
+      try {
+        const info = await fetch({});
+        const infoOff = await fetch({ info: false });
+        await server.use('minuteBars', config({ emptyStatus: 'NOT_ENTITLED' }));
+        const warning = await fetch({ info: false });
+        const warningsOff = await fetch({ info: false, warnings: false });
+        write.mock.restore();
+        assert.ok(
+          info.some((l) => /^No data for /.test(l)),
+          `info (the default) is printed: ${JSON.stringify(info)}`,
+        );
+        assert.deepEqual(infoOff, [], 'info: false prints nothing');
+        assert.ok(
+          warning.some((l) => /No data/.test(l) && /NOT_ENTITLED/.test(l)),
+          `warnings (the default) are printed: ${JSON.stringify(warning)}`,
+        );
+        assert.deepEqual(warningsOff, [], 'warnings: false prints nothing');
+      } finally {
+        write.mock.restore();
+      }
+    });
+  }
+
   test('the sync client hands log lines to the logger on the calling thread', async () => {
     const logs: string[] = [];
     const client = StocksClient(KEY, { baseUrl: server.url, logger: (l) => logs.push(l) });

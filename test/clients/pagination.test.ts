@@ -52,6 +52,22 @@ describe('pagination over loopback HTTP', () => {
     await client.close();
   });
 
+  test('maxPages null means every page (async and sync)', async () => {
+    const client = StocksClient(KEY, { useAsync: true, baseUrl: server.url });
+    const all = await client.getTradesV3('AAPL', { allPages: true, maxPages: null });
+    await client.close();
+    assert.deepEqual(ids(all.results), ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    assert.equal((await server.take()).length, 3);
+    const sync = StocksClient(KEY, { baseUrl: server.url });
+    try {
+      const pages = sync.getTradesV3('AAPL', { allPages: true, maxPages: null, mergeAllPages: false });
+      assert.equal(pages.length, 3);
+      assert.equal(sync.getAllPages(pages[0]!, { maxPages: null }).length, 3);
+    } finally {
+      sync.close();
+    }
+  });
+
   test('mergeAllPages false gives the list of pages; rawPageResponses gives responses', async () => {
     const client = StocksClient(KEY, { useAsync: true, baseUrl: server.url });
     const list = await client.getTradesV3('AAPL', { allPages: true, mergeAllPages: false });

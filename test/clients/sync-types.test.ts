@@ -11,6 +11,7 @@ import type {
   SyncRawResponse,
   SyncReferenceClient,
   SyncStocksClient,
+  TickerInfo,
   TickersResponse,
 } from '../../src/index.js';
 import { StocksClient } from '../../src/index.js';
@@ -51,13 +52,13 @@ export function syncTypeChecks(
   const price = stocks.getCurrentPrice('AAPL');
   const byUrl = stocks.getPageByUrl('http://127.0.0.1/v3/trades/AAPL', { rawResponse: true });
   const checks: true[] = [
-    true satisfies Equal<typeof page, AggregatesResponse>,
+    true satisfies Equal<typeof page, AggregatesResponse & Iterable<Aggregate>>,
     true satisfies Equal<typeof full, Aggregate[]>,
     true satisfies Equal<typeof fullDesc, Aggregate[]>,
     true satisfies Equal<typeof raw, SyncRawResponse>,
     true satisfies Equal<typeof pages, AggregatesResponse[]>,
     true satisfies Equal<typeof rawPages, SyncRawResponse[]>,
-    true satisfies Equal<typeof merged, AggregatesResponse>,
+    true satisfies Equal<typeof merged, AggregatesResponse & Iterable<Aggregate>>,
     true satisfies Equal<typeof lastRaw, SyncRawResponse>,
     true satisfies Equal<typeof last, LastTradeResponse>,
     true satisfies Equal<typeof sma, IndicatorResponse[]>,
@@ -89,10 +90,10 @@ export function syncTypeChecks(
   checks.push(
     true satisfies Equal<typeof trades, ListResponse<OptionTrade>[]>,
     true satisfies Equal<typeof tradesRaw, SyncRawResponse>,
-    true satisfies Equal<typeof tradesPage, ListResponse<OptionTrade>>,
+    true satisfies Equal<typeof tradesPage, ListResponse<OptionTrade> & Iterable<OptionTrade>>,
     true satisfies Equal<typeof optionBars, Aggregate[]>,
     true satisfies Equal<typeof tickers, SyncRawResponse[]>,
-    true satisfies Equal<typeof tickersPage, TickersResponse>,
+    true satisfies Equal<typeof tickersPage, TickersResponse & Iterable<TickerInfo>>,
   );
   // @ts-expect-error a list of pages is not one page
   trades.results;

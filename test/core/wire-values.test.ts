@@ -174,7 +174,11 @@ describe('encodeParam', () => {
     const msOff = spec(t.msOffset(), 'offset');
     assert.equal(encodeParam(msOff, 1602633600000), '1602633600000');
     assert.equal(encodeParam(msOff, new Date(1602633600123)), '1602633600123');
-    for (const bad of ['1602633600000', -1, 1.5, 5n]) rejects(() => encodeParam(msOff, bad), 'offset');
+    // SPEC 4.6: the forex ticks offset is a str or int timestamp.
+    assert.equal(encodeParam(msOff, '1602633600000'), '1602633600000');
+    for (const bad of ['', '2020-10-14', '-1', '1.5', '99999999999999999999', -1, 1.5, 5n]) {
+      rejects(() => encodeParam(msOff, bad), 'offset');
+    }
   });
 
   test('list: arrays or comma-separated strings, items normalised like tickers, at most maxItems', () => {

@@ -151,3 +151,27 @@ test('parse results are typed by their options', () => {
   assert.equal(isoDay, '2022-01-21');
   assert.equal(date.getTime(), object.expiry.getTime());
 });
+
+test('expiryFormat string gives a YYYY-MM-DD expiry on the object output too', () => {
+  const object = parseOptionSymbol('O:AMD220121C00100500', { expiryFormat: 'string' });
+  assert.ok(object instanceof OptionSymbol);
+  const isoDay: string = object.expiry;
+  assert.equal(isoDay, '2022-01-21');
+  assert.equal(object.expiryString, '2022-01-21');
+  assert.deepEqual(
+    object.toFields().expiry,
+    new Date(Date.UTC(2022, 0, 21)),
+    'toFields() still gives a Date',
+  );
+  const explicit = parseOptionSymbol('AMD_012122C100', {
+    format: 'tda',
+    outputFormat: 'object',
+    expiryFormat: 'string',
+  });
+  assert.equal(explicit.expiry, '2022-01-21');
+  assert.deepEqual(
+    parseOptionSymbol('AMD220121C00100000', { expiryFormat: 'date' }).expiry,
+    new Date(Date.UTC(2022, 0, 21)),
+  );
+  assert.equal(parseOptionSymbolFromTda('.amd012122c100', { expiryFormat: 'string' }).expiry, '2022-01-21');
+});

@@ -22,8 +22,8 @@ export type { SyncRawResponse, SyncTarget } from './protocol.js';
  * The worker does `new (await import(module))[exportName](...args)` once, then runs each `call` as
  * `await instance[method](...args)`. Arguments and results cross the thread boundary by structured clone
  * (bigint and Date survive; class instances arrive as plain objects). A `Response` result arrives as a
- * `SyncRawResponse`. Functions among the arguments (top level, or as properties of a plain-object
- * argument, like `logger`) are run on the calling thread, while it waits. Errors are rebuilt as the same
+ * `SyncRawResponse`. Functions among the arguments (at any depth of plain objects and arrays, like
+ * `logger` or `onProgress`) are run on the calling thread, while it waits. Errors are rebuilt as the same
  * mdq error class with every field, so `instanceof` and the `isX()` guards work.
  *
  * An idle bridge does not keep the process alive; `close()` stops its worker.
@@ -98,7 +98,7 @@ export class SyncBridge {
     } catch (error) {
       this.#forgetCallbacks(before);
       throw new MdqError(
-        `Arguments of ${method} cannot be passed to the synchronous client (only plain data, bigint, Date and functions at the top level of an options object): ${(error as Error).message}`,
+        `Arguments of ${method} cannot be passed to the synchronous client (only plain data, bigint, Date, and functions inside plain objects and arrays): ${(error as Error).message}`,
         { cause: error },
       );
     }

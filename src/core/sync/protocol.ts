@@ -62,35 +62,51 @@ export const EXITED_FLAG = 1;
 const CALLBACK_KEY = '__mdqSyncCallback';
 
 /**
- * Replaces functions in `args` (top level, and one level into plain objects, where options such as
- * `logger` live) with markers; `register` stores each function and returns its id.
+ * Replaces functions in `args` (at any depth of arrays and plain objects, where options such as `logger`
+ * or `onProgress` live) with markers; `register` stores each function and returns its id. Containers
+ * without a function are passed as they are.
  */
 export function encodeFunctions(args: unknown[], register: (fn: Function) => number): unknown[] {
-  return args.map((arg) => {
-    if (typeof arg === 'function') return { [CALLBACK_KEY]: register(arg) };
-    if (isPlainObject(arg) && Object.values(arg).some((v) => typeof v === 'function')) {
-      const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(arg)) {
-        out[key] = typeof value === 'function' ? { [CALLBACK_KEY]: register(value) } : value;
-      }
-      return out;
-    }
-    return arg;
-  });
+  const encode = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'function') return { [CALLBACK_KEY]: register(value) };
+    if (!hasFunction(value, depth)) return value;
+    if (Array.isArray(value)) return value.map((v) => encode(v, depth + 1));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, encode(v, depth + 1)]),
+    );
+  };
+  return args.map((arg) => encode(arg, 0));
+}
+
+/** Deeper than this, containers are not searched for functions (and cyclic ones end). */
+const MAX_DEPTH = 8;
+
+function hasFunction(value: unknown, depth: number): boolean {
+  if (typeof value === 'function') return true;
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((v) => hasFunction(v, depth + 1));
+  if (isPlainObject(value)) return Object.values(value).some((v) => hasFunction(v, depth + 1));
+  return false;
 }
 
 /** Turns the markers left by `encodeFunctions` back into functions built by `make`. */
 export function decodeFunctions(args: unknown[], make: (id: number) => Function): unknown[] {
-  const decode = (value: unknown): unknown =>
-    isPlainObject(value) && typeof value[CALLBACK_KEY] === 'number' && Object.keys(value).length === 1
-      ? make(value[CALLBACK_KEY])
-      : value;
-  return args.map((arg) => {
-    const direct = decode(arg);
-    if (direct !== arg || !isPlainObject(arg)) return direct;
-    if (!Object.values(arg).some((v) => decode(v) !== v)) return arg;
-    return Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, decode(v)]));
-  });
+  const isMarker = (value: unknown): value is Record<string, number> =>
+    isPlainObject(value) && typeof value[CALLBACK_KEY] === 'number' && Object.keys(value).length === 1;
+  const hasMarker = (value: unknown, depth: number): boolean =>
+    isMarker(value) ||
+    (depth <= MAX_DEPTH &&
+      ((Array.isArray(value) && value.some((v) => hasMarker(v, depth + 1))) ||
+        (isPlainObject(value) && Object.values(value).some((v) => hasMarker(v, depth + 1)))));
+  const decode = (value: unknown, depth: number): unknown => {
+    if (isMarker(value)) return make(value[CALLBACK_KEY] as number);
+    if (!hasMarker(value, depth)) return value;
+    if (Array.isArray(value)) return value.map((v) => decode(v, depth + 1));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, decode(v, depth + 1)]),
+    );
+  };
+  return args.map((arg) => decode(arg, 0));
 }
 
 /** Reduces anything thrown to cloneable data, keeping name, message, code and every own property. */

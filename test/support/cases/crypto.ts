@@ -1,6 +1,6 @@
 import type { OperationCase } from '../client-cases.js';
 
-/** Crypto indicators take no `adjusted` (the API has none for crypto). */
+/** Crypto indicators send no `adjusted` (the API has none for crypto); they accept it (SPEC 4.1 I). */
 const indicatorQuery = (window: [string, string][]): [string, string][] => [
   ['timespan', 'day'],
   ['series_type', 'close'],
@@ -118,6 +118,18 @@ export const cryptoCases: OperationCase[] = [
     path: '/v1/indicators/ema/X:BTCUSD',
     query: [['timestamp.lt', '2023-01-09'], ...indicatorQuery([['window', '10']])],
     example: 'GetStocksEMA',
+  },
+  {
+    method: 'getSma',
+    args: ['BTCUSD', { adjusted: false }],
+    path: '/v1/indicators/sma/X:BTCUSD',
+    query: indicatorQuery([['window', '50']]),
+  },
+  {
+    method: 'getEma',
+    args: ['btcusd', { adjusted: true, windowSize: 20 }],
+    path: '/v1/indicators/ema/X:BTCUSD',
+    query: indicatorQuery([['window', '20']]),
   },
   {
     method: 'getRsi',

@@ -49,6 +49,15 @@ export const forexCases: OperationCase[] = [
     ],
   },
   {
+    method: 'getHistoricForexTicks',
+    args: ['EUR', 'USD', '2020-10-14', { offset: '1602633600123' }],
+    path: '/v1/historic/forex/EUR/USD/2020-10-14',
+    query: [
+      ['offset', '1602633600123'],
+      ['limit', '500'],
+    ],
+  },
+  {
     method: 'getQuotes',
     args: ['eurusd'],
     path: '/v3/quotes/C:EURUSD',

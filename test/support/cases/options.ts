@@ -100,6 +100,13 @@ export const optionsCases: OperationCase[] = [
     recorded: 'v3/snapshot/options/AAPL/O;AAPL230616C00150000.json',
   },
   {
+    method: 'getSnapshot',
+    args: ['AAPL', 'O:AAPL230616C00150000', { allPages: true, maxPages: null, verbose: false }],
+    path: '/v3/snapshot/options/AAPL/O:AAPL230616C00150000',
+    query: [],
+    recorded: 'v3/snapshot/options/AAPL/O;AAPL230616C00150000.json',
+  },
+  {
     method: 'getSnapshotChain',
     args: ['AAPL'],
     path: '/v3/snapshot/options/AAPL',
