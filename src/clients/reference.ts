@@ -16,10 +16,12 @@ import {
   splits,
   stockFinancials,
   tickerDetails,
+  tickerEvents,
   tickerNews,
   tickers,
   tickerTypes,
 } from '../operations/reference.js';
+import { snapshotSummaries, universalSnapshot } from '../operations/snapshots.js';
 import { normalizeOptionTicker } from '../symbols/prefix.js';
 import type {
   Condition,
@@ -38,10 +40,14 @@ import type {
   OptionContractsResponse,
   Split,
   SplitsResponse,
+  SummariesResponse,
   TickerDetailsResponse,
+  TickerEventsResponse,
   TickerInfo,
   TickersResponse,
   TickerTypesResponse,
+  UniversalSnapshot,
+  UniversalSnapshotResponse,
 } from '../types/reference.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
@@ -60,6 +66,9 @@ export const referenceOperations = {
   getConditions: conditions,
   getExchanges: exchanges,
   getStockFinancialsVx: stockFinancials,
+  getTickerEvents: tickerEvents,
+  getUniversalSnapshot: universalSnapshot,
+  getSummaries: snapshotSummaries,
 } as const;
 
 const ops = referenceOperations;
@@ -146,6 +155,26 @@ export class AsyncReferenceClient extends BaseClient {
     options?: O,
   ): PagedCall<FinancialsResponse, O, Financials> {
     return this.call(ops.getStockFinancialsVx, [], options);
+  }
+
+  /** The ticker changes of a company (the experimental vX endpoint), by ticker, CUSIP or FIGI. */
+  getTickerEvents<const O extends Opt<'getTickerEvents'>>(
+    id: string,
+    options?: O,
+  ): Call<TickerEventsResponse, O> {
+    return this.call(ops.getTickerEvents, [id], options);
+  }
+
+  /** Snapshots of tickers of any asset class (stocks, options, forex, crypto, indices), paged by `next_url`. */
+  getUniversalSnapshot<const O extends Opt<'getUniversalSnapshot'>>(
+    options?: O,
+  ): PagedCall<UniversalSnapshotResponse, O, UniversalSnapshot> {
+    return this.call(ops.getUniversalSnapshot, [], options);
+  }
+
+  /** Price, session and change of tickers of any asset class. */
+  getSummaries<const O extends Opt<'getSummaries'>>(options?: O): Call<SummariesResponse, O> {
+    return this.call(ops.getSummaries, [], options);
   }
 
   /**

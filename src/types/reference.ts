@@ -266,3 +266,128 @@ export interface Financials {
 
 /** Financials, paged by `next_url`. */
 export interface FinancialsResponse extends ListResponse<Financials> {}
+
+/** One event of a company: a ticker change, on the date the new ticker took effect. */
+export interface TickerEvent {
+  type: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  ticker_change?: { ticker: string };
+}
+
+/** The events of a company (`/vX/reference/tickers/{id}/events`). */
+export interface TickerEventsResponse {
+  status: string;
+  request_id: string;
+  results: {
+    name?: string;
+    composite_figi?: string;
+    cik?: string;
+    events: TickerEvent[];
+  };
+}
+
+/** A cash dividend of the newer stocks endpoint. */
+export interface DividendV1 {
+  id?: string;
+  ticker: string;
+  cash_amount?: number;
+  split_adjusted_cash_amount?: number;
+  currency?: string;
+  /** `YYYY-MM-DD`, like the other dates. */
+  declaration_date?: string;
+  ex_dividend_date?: string;
+  pay_date?: string;
+  record_date?: string;
+  /** recurring, special, supplemental, irregular or unknown. */
+  distribution_type: string;
+  frequency?: number;
+  historical_adjustment_factor?: number;
+}
+
+/** Dividends of the newer stocks endpoint, paged by `next_url`. */
+export interface DividendsV1Response extends ListResponse<DividendV1> {}
+
+/** A split of the newer stocks endpoint. */
+export interface SplitV1 {
+  id?: string;
+  ticker: string;
+  /** `YYYY-MM-DD`. */
+  execution_date: string;
+  split_from: number;
+  split_to: number;
+  /** forward_split, reverse_split or stock_dividend. */
+  adjustment_type: string;
+  /** What prices before the split are multiplied by to compare with prices after it. */
+  historical_adjustment_factor?: number;
+}
+
+/** Splits of the newer stocks endpoint, paged by `next_url`. */
+export interface SplitsV1Response extends ListResponse<SplitV1> {}
+
+/** An exchange of the newer stocks endpoint (`id` is text there). */
+export interface ExchangeV1 {
+  id: string;
+  name: string;
+  type: string;
+  acronym?: string;
+  locale?: string;
+  mic?: string;
+  operating_mic?: string;
+  participant_id?: string;
+  url?: string;
+}
+
+/** Exchanges of the newer stocks endpoint. */
+export interface ExchangesV1Response extends ListResponse<ExchangeV1> {}
+
+/**
+ * One item of the snapshot across asset classes; a ticker the service does not know is an item with
+ * `error` and `message` only.
+ */
+export interface UniversalSnapshot {
+  ticker: string;
+  type?: 'stocks' | 'options' | 'fx' | 'crypto' | 'indices';
+  name?: string;
+  market_status?: string;
+  /** Ns. */
+  last_updated?: bigint | number;
+  timeframe?: string;
+  /** Indices: the index value. */
+  value?: number;
+  session?: Record<string, number>;
+  last_trade?: Record<string, unknown>;
+  last_quote?: Record<string, unknown>;
+  last_minute?: Record<string, number>;
+  /** Options only. */
+  details?: Record<string, unknown>;
+  greeks?: Record<string, number>;
+  implied_volatility?: number;
+  open_interest?: number;
+  break_even_price?: number;
+  underlying_asset?: Record<string, unknown>;
+  error?: string;
+  message?: string;
+}
+
+/** Snapshots across asset classes, paged by `next_url`. */
+export interface UniversalSnapshotResponse extends ListResponse<UniversalSnapshot> {}
+
+/** One summary: price and session of a ticker of any asset class, or an error item. */
+export interface Summary {
+  ticker: string;
+  type?: string;
+  name?: string;
+  price?: number;
+  market_status?: string;
+  /** Ns. */
+  last_updated?: bigint | number;
+  session?: Record<string, number>;
+  /** Options only: the contract's terms. */
+  options?: Record<string, unknown>;
+  error?: string;
+  message?: string;
+}
+
+/** Summaries of tickers of any asset class. */
+export interface SummariesResponse extends ListResponse<Summary> {}

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { ServerContext } from '../context.js';
 import type { AppEnv } from '../http.js';
 import { aggregateRoutes } from './aggregates.js';
+import { crossAssetRoutes } from './cross-asset.js';
 import { forexCryptoRoutes } from './forex-crypto.js';
 import { indicatorRoutes } from './indicators.js';
 import { lastRoutes } from './last.js';
@@ -23,6 +24,7 @@ export const routeModules: readonly RouteModule[] = [
   forexCryptoRoutes,
   snapshotRoutes,
   optionsSnapshotRoutes,
+  crossAssetRoutes,
   referenceRoutes,
   marketStatusRoutes,
 ];

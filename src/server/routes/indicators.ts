@@ -63,7 +63,7 @@ async function indicator(
   const bounds = timestampBounds(v, marketTimeZone(ticker));
   let lo = bounds.gte === undefined ? -Infinity : Number((bounds.gte + 999_999n) / 1_000_000n);
   let hi = bounds.lt === undefined ? Infinity : Number((bounds.lt + 999_999n) / 1_000_000n) - 1;
-  const [pos] = keysetPosition(req, 1) ?? [];
+  const [pos] = keysetPosition(req, ['int']) ?? [];
   if (pos !== undefined) {
     if (desc) hi = Math.min(hi, Number(pos) - 1);
     else lo = Math.max(lo, Number(pos) + 1);

@@ -40,7 +40,7 @@ async function v3List(
   const ticker = req.values.get('ticker') as string;
   const desc = req.values.get('order') !== 'asc';
   const limit = req.values.get('limit') as number;
-  const after = keysetPosition(req, 2) as [bigint, bigint] | undefined;
+  const after = keysetPosition(req, ['int', 'int']);
   const rows = await queryTicks(ctx.store, table, {
     ticker,
     bounds: timestampBounds(req.values, marketTimeZone(ticker)),
