@@ -10,6 +10,7 @@ import { marketStatusRoutes } from './market-status.js';
 import { optionsSnapshotRoutes } from './options-snapshots.js';
 import { referenceRoutes } from './reference.js';
 import { snapshotRoutes } from './snapshots.js';
+import { stocksReferenceRoutes } from './stocks-reference.js';
 import { tradesQuotesRoutes } from './trades-quotes.js';
 
 /** A route module registers the routes of one API family on the app. */
@@ -26,5 +27,6 @@ export const routeModules: readonly RouteModule[] = [
   optionsSnapshotRoutes,
   crossAssetRoutes,
   referenceRoutes,
+  stocksReferenceRoutes,
   marketStatusRoutes,
 ];

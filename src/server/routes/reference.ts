@@ -9,7 +9,9 @@ import {
   optionContract,
   optionContracts,
   splits,
+  stockFinancials,
   tickerDetails,
+  tickerEvents,
   tickerNews,
   tickers,
   tickerTypes,
@@ -17,6 +19,7 @@ import {
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
+import { listDividends, listFinancials, listNews, recordById, tickerChanges } from '../market/records.js';
 import {
   contractRow,
   type ListedContractRow,
@@ -112,9 +115,9 @@ const envelope = (c: Context<AppEnv>, extra: Record<string, unknown>) => ({
 });
 
 /**
- * Reference endpoints: tickers (list, details, types), option contracts (list, one), splits, and the
- * static tables of conditions and exchanges. Dividends and news have no source in the store: they answer
- * an OK envelope with no results.
+ * Reference endpoints: tickers (list, details, types, events), option contracts (list, one), splits,
+ * the static tables of conditions and exchanges, and what `mdq ingest json` loaded (dividends, news,
+ * financials, ticker details).
  */
 export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(tickerTypes), (c) => {
@@ -143,6 +146,9 @@ export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const { values } = parseRequest(tickerDetails, c);
     const ticker = str(values.get('ticker')) ?? '';
     const row = await tickerRow(ctx.store, ticker);
+    // Details loaded from a saved response (mdq ingest json) are answered as they were recorded.
+    const stored = await recordById(ctx.store, 'ticker_details', ticker);
+    if (stored) return sendJson(c, envelope(c, { results: stored }));
     if (!row) throw notFound('Ticker not found.');
     const body = tickerBody(row, await ctx.now());
     if (row.list_date) body.list_date = row.list_date;
@@ -181,14 +187,58 @@ export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     return sendJson(c, withNextUrl(c, req, envelope(c, { results }), rows.length, limit));
   });
 
-  app.get(routePattern(dividends), (c) => {
-    parseRequest(dividends, c, { limit: 10 });
-    return sendJson(c, envelope(c, { results: [] }));
+  app.get(routePattern(dividends), async (c) => {
+    const req = parseRequest(dividends, c, { limit: 10 });
+    const limit = num(req.values.get('limit'), 10);
+    const rows = await listDividends(ctx.store, req.values, { limit, offset: pageOffset(req) });
+    const results = rows.slice(0, limit);
+    return sendJson(c, withNextUrl(c, req, envelope(c, { results }), rows.length, limit));
   });
 
-  app.get(routePattern(tickerNews), (c) => {
-    parseRequest(tickerNews, c, { limit: 10 });
-    return sendJson(c, envelope(c, { results: [], count: 0 }));
+  app.get(routePattern(tickerNews), async (c) => {
+    const req = parseRequest(tickerNews, c, { limit: 10 });
+    const limit = num(req.values.get('limit'), 10);
+    const rows = await listNews(ctx.store, req.values, { limit, offset: pageOffset(req) });
+    const results = rows.slice(0, limit);
+    return sendJson(
+      c,
+      withNextUrl(c, req, envelope(c, { results, count: results.length }), rows.length, limit),
+    );
+  });
+
+  app.get(routePattern(stockFinancials), async (c) => {
+    const req = parseRequest(stockFinancials, c, { limit: 10 });
+    const limit = num(req.values.get('limit'), 10);
+    const rows = await listFinancials(ctx.store, req.values, { limit, offset: pageOffset(req) });
+    const results = rows.slice(0, limit);
+    return sendJson(
+      c,
+      withNextUrl(c, req, envelope(c, { results, count: results.length }), rows.length, limit),
+    );
+  });
+
+  app.get(routePattern(tickerEvents), async (c) => {
+    const { values } = parseRequest(tickerEvents, c);
+    const id = str(values.get('id')) ?? '';
+    const types = values.get('types');
+    const wanted = (type: string) => !Array.isArray(types) || types.includes(type);
+    const stored = await recordById(ctx.store, 'ticker_events', id);
+    if (stored) {
+      const events = Array.isArray(stored.events) ? stored.events : [];
+      const results = { ...stored, events: events.filter((e) => wanted(String(e?.type))) };
+      return sendJson(c, envelope(c, { results }));
+    }
+    const history = await tickerChanges(ctx.store, id);
+    if (!history) throw notFound('Ticker not found.');
+    const row = await tickerRow(ctx.store, history.ticker);
+    const events = wanted('ticker_change')
+      ? history.changes.map((e) => ({
+          ticker_change: { ticker: e.ticker },
+          type: 'ticker_change',
+          date: e.date,
+        }))
+      : [];
+    return sendJson(c, envelope(c, { results: { ...(row?.name && { name: row.name }), events } }));
   });
 
   app.get(routePattern(conditions), (c) => {

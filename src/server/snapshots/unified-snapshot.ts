@@ -86,7 +86,7 @@ export async function unifiedSnapshot(
   const lastQuote = quoteOf(snap, type);
   if (lastQuote) out.last_quote = lastQuote;
   const m = snap.min;
-  if (m && m.t) {
+  if (m?.t) {
     out.last_minute = {
       close: m.c,
       high: m.h,
