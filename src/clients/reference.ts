@@ -9,10 +9,12 @@ import {
   conditions,
   dividends,
   exchanges,
+  ipos,
   marketHolidays,
   marketStatus,
   optionContract,
   optionContracts,
+  relatedCompanies,
   splits,
   stockFinancials,
   tickerDetails,
@@ -31,6 +33,8 @@ import type {
   ExchangesResponse,
   Financials,
   FinancialsResponse,
+  Ipo,
+  IposResponse,
   MarketHoliday,
   MarketStatusResponse,
   NewsArticle,
@@ -38,6 +42,7 @@ import type {
   OptionContract,
   OptionContractResponse,
   OptionContractsResponse,
+  RelatedCompaniesResponse,
   Split,
   SplitsResponse,
   SummariesResponse,
@@ -69,6 +74,8 @@ export const referenceOperations = {
   getTickerEvents: tickerEvents,
   getUniversalSnapshot: universalSnapshot,
   getSummaries: snapshotSummaries,
+  getRelatedCompanies: relatedCompanies,
+  getIpos: ipos,
 } as const;
 
 const ops = referenceOperations;
@@ -170,6 +177,19 @@ export class AsyncReferenceClient extends BaseClient {
     options?: O,
   ): PagedCall<UniversalSnapshotResponse, O, UniversalSnapshot> {
     return this.call(ops.getUniversalSnapshot, [], options);
+  }
+
+  /** Tickers of companies related to one. */
+  getRelatedCompanies<const O extends Opt<'getRelatedCompanies'>>(
+    symbol: string,
+    options?: O,
+  ): Call<RelatedCompaniesResponse, O> {
+    return this.call(ops.getRelatedCompanies, [symbol], options);
+  }
+
+  /** Initial public offerings (the experimental vX endpoint), paged by `next_url`. */
+  getIpos<const O extends Opt<'getIpos'>>(options?: O): PagedCall<IposResponse, O, Ipo> {
+    return this.call(ops.getIpos, [], options);
   }
 
   /** Price, session and change of tickers of any asset class. */

@@ -452,3 +452,44 @@ export const stockExchangesV1 = defineOperation({
   doc: 'US stock exchanges, trade reporting facilities and the SIPs, with their identifiers.',
   params: [limitParam(100, 1000)],
 });
+
+/** Companies related to a ticker. */
+export const relatedCompanies = defineOperation({
+  name: 'getRelatedCompanies',
+  path: '/v1/related-companies/{ticker}',
+  paging: 'none',
+  doc: 'Tickers of companies related to one, by news and returns.',
+  params: [{ name: 'symbol', wire: 'ticker', in: 'path', type: t.ticker(), required: true, doc: 'Ticker.' }],
+});
+
+/** Initial public offerings (experimental vX endpoint). */
+export const ipos = defineOperation({
+  name: 'getIpos',
+  path: '/vX/reference/ipos',
+  paging: 'next_url',
+  doc: 'Initial public offerings: announced, pending, listed, withdrawn (experimental).',
+  params: [
+    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker.' },
+    { name: 'usCode', wire: 'us_code', in: 'query', type: t.string(), doc: 'CUSIP-like US code.' },
+    { name: 'isin', wire: 'isin', in: 'query', type: t.string(), doc: 'ISIN.' },
+    ...filterWithRange('listingDate', 'listing_date', t.date(), 'Listing date.', t.date()),
+    {
+      name: 'ipoStatus',
+      wire: 'ipo_status',
+      in: 'query',
+      type: t.enum([
+        'direct_listing_process',
+        'history',
+        'new',
+        'pending',
+        'postponed',
+        'rumor',
+        'withdrawn',
+      ]),
+      doc: 'Status of the offering.',
+    },
+    orderParam('desc'),
+    limitParam(10, 1000),
+    sortParam(['listing_date', 'ticker', 'last_updated', 'issuer_name', 'announced_date'], 'listing_date'),
+  ],
+});

@@ -270,6 +270,8 @@ export interface FinancialsResponse extends ListResponse<Financials> {}
 /** One event of a company: a ticker change, on the date the new ticker took effect. */
 export interface TickerEvent {
   type: string;
+  /** The spec's name of `type`. */
+  event_type?: string;
   /** `YYYY-MM-DD`. */
   date: string;
   ticker_change?: { ticker: string };
@@ -341,6 +343,41 @@ export interface ExchangeV1 {
 /** Exchanges of the newer stocks endpoint. */
 export interface ExchangesV1Response extends ListResponse<ExchangeV1> {}
 
+/** A session of the snapshot across asset classes and of the summaries. */
+export interface UniversalSnapshotSession {
+  open?: number;
+  high?: number;
+  low?: number;
+  close?: number;
+  volume?: number;
+  /** The volume with its decimals, as text. */
+  decimal_volume?: string;
+  vwap?: number;
+  previous_close?: number;
+  change?: number;
+  change_percent?: number;
+  price?: number;
+  early_trading_change?: number;
+  early_trading_change_percent?: number;
+  late_trading_change?: number;
+  late_trading_change_percent?: number;
+  regular_trading_change?: number;
+  regular_trading_change_percent?: number;
+}
+
+/** The latest minute bar of the snapshot across asset classes. */
+export interface UniversalSnapshotMinute {
+  open?: number;
+  high?: number;
+  low?: number;
+  close?: number;
+  volume?: number;
+  /** The volume with its decimals, as text. */
+  decimal_volume?: string;
+  vwap?: number;
+  transactions?: number;
+}
+
 /**
  * One item of the snapshot across asset classes; a ticker the service does not know is an item with
  * `error` and `message` only.
@@ -355,10 +392,14 @@ export interface UniversalSnapshot {
   timeframe?: string;
   /** Indices: the index value. */
   value?: number;
-  session?: Record<string, number>;
+  session?: UniversalSnapshotSession;
   last_trade?: Record<string, unknown>;
   last_quote?: Record<string, unknown>;
-  last_minute?: Record<string, number>;
+  last_minute?: UniversalSnapshotMinute;
+  /** Fair market value (plans that have it). */
+  fmv?: number;
+  /** Ns. */
+  fmv_last_updated?: bigint | number;
   /** Options only. */
   details?: Record<string, unknown>;
   greeks?: Record<string, number>;
@@ -382,7 +423,8 @@ export interface Summary {
   market_status?: string;
   /** Ns. */
   last_updated?: bigint | number;
-  session?: Record<string, number>;
+  session?: UniversalSnapshotSession;
+  branding?: { icon_url?: string; logo_url?: string };
   /** Options only: the contract's terms. */
   options?: Record<string, unknown>;
   error?: string;
@@ -391,3 +433,40 @@ export interface Summary {
 
 /** Summaries of tickers of any asset class. */
 export interface SummariesResponse extends ListResponse<Summary> {}
+
+/** Companies related to a ticker. */
+export interface RelatedCompaniesResponse {
+  status: string;
+  request_id: string;
+  /** The ticker asked about. */
+  ticker: string;
+  results: { ticker: string }[];
+}
+
+/** An initial public offering. */
+export interface Ipo {
+  ticker: string;
+  issuer_name: string;
+  ipo_status: string;
+  /** `YYYY-MM-DD`. */
+  listing_date?: string;
+  announced_date?: string;
+  last_updated?: string;
+  currency_code?: string;
+  final_issue_price?: number;
+  highest_offer_price?: number;
+  lowest_offer_price?: number;
+  isin?: string;
+  us_code?: string;
+  lot_size?: number;
+  max_shares_offered?: number;
+  min_shares_offered?: number;
+  primary_exchange?: string;
+  security_description?: string;
+  security_type?: string;
+  shares_outstanding?: number;
+  total_offer_size?: number;
+}
+
+/** IPOs, paged by `next_url`. */
+export interface IposResponse extends ListResponse<Ipo> {}

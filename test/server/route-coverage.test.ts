@@ -5,7 +5,7 @@
  * checked against the raw files and recordings.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { startServer } from '../../src/server/index.js';
 import { ingestJson } from '../../src/server/ingest/json.js';
 import { Store } from '../../src/server/store/store.js';
 import { routePattern } from '../../src/server/validate.js';
-import { hasShared, leanDir, recordedDir } from '../support/shared.js';
+import { hasShared, leanDir, recordedDir, referenceDir } from '../support/shared.js';
 import { fixtureStorePath, leanRows } from './app-fixture.js';
 
 /** The GET route patterns of the app. */
@@ -64,6 +64,12 @@ const RECORDED = {
 };
 const recorded = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+/** The documented 200 example of a path in the official OpenAPI spec (no recording exists for it). */
+const specExample = (path: string) =>
+  JSON.parse(readFileSync(`${referenceDir}openapi.json`, 'utf8')).paths[path].get.responses['200'].content[
+    'application/json'
+  ].example;
+
 describe('route coverage', () => {
   test('every operation the clients declare has a route', async () => {
     const routes = new Set(await appRoutes());
@@ -82,9 +88,14 @@ describe('route coverage', () => {
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     const db = join(dir, 'store.duckdb');
     copyFileSync(await fixtureStorePath(), db);
+    const iposFile = join(dir, 'ipos.json');
+    writeFileSync(iposFile, JSON.stringify(specExample('/vX/reference/ipos')));
+    const related = specExample('/v1/related-companies/{ticker}');
+    const relatedFile = join(dir, 'related.json');
+    writeFileSync(relatedFile, JSON.stringify(related));
     const store = await Store.open(db);
     try {
-      await ingestJson(store, Object.values(RECORDED));
+      await ingestJson(store, [...Object.values(RECORDED), iposFile, relatedFile]);
     } finally {
       store.close();
     }
@@ -156,6 +167,13 @@ describe('route coverage', () => {
       news.results?.map((n) => n.id).sort(),
       (recorded(RECORDED.news).results as { id: string }[]).map((n) => n.id).sort(),
     );
+    const ipoList = await api.listIPOs({ limit: 100 });
+    assert.deepEqual(
+      ipoList.results?.map((r) => r.ticker),
+      (specExample('/vX/reference/ipos').results as { ticker: string }[]).map((r) => r.ticker),
+    );
+    const peers = await api.getRelatedCompanies({ ticker: related.stock_symbol });
+    assert.deepEqual(peers.results, related.results);
     const details = await api.getTicker({ ticker: 'AAPL' });
     assert.equal(details.results?.market_cap, recorded(RECORDED.details).results.market_cap);
 

@@ -39,6 +39,7 @@ export interface JsonIngestSummary extends IngestSummary {
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const has = (r: Json, ...keys: string[]) => keys.every((k) => Object.hasOwn(r, k));
 
 /** The kind of a record from its fields, or undefined. */
@@ -61,16 +62,19 @@ interface Found {
 
 /**
  * The records of one response body: `results` (a list, or one object for details and events), or the
- * body itself as a record. A related-companies body (`{ticker, results: [{ticker}]}`) is one record.
+ * body itself as a record. A related-companies body (`{ticker | stock_symbol, results: [{ticker}]}`) is
+ * one record.
  */
 function recordsOfBody(body: Json): Found[] {
   const results = body.results;
+  // The service names the ticker asked about `ticker` or `stock_symbol`.
+  const parent = text(body.ticker) ?? text(body.stock_symbol);
   if (
-    typeof body.ticker === 'string' &&
+    parent !== null &&
     Array.isArray(results) &&
     results.every((r) => isObject(r) && Object.keys(r).every((k) => k === 'ticker'))
   ) {
-    return [{ kind: 'related_companies', record: { ticker: body.ticker, results } }];
+    return [{ kind: 'related_companies', record: { ticker: parent, results } }];
   }
   if (Array.isArray(results)) return results.filter(isObject).map((record) => ({ kind: undefined, record }));
   if (isObject(results)) return [{ kind: undefined, record: results }];
@@ -117,7 +121,6 @@ interface RecordRow {
   body: string;
 }
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const digest = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** The ticker and date a record is listed by, per kind. */

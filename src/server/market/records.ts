@@ -335,3 +335,24 @@ export async function tickerChanges(
 
 const nextDay = (date: string) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+const IPO_SORT: Readonly<Record<string, string>> = {
+  listing_date: 'date',
+  ticker: 'ticker',
+  last_updated: field('last_updated'),
+  issuer_name: field('issuer_name'),
+  announced_date: field('announced_date'),
+};
+
+/** IPOs (`/vX/reference/ipos`), newest listing first by default. */
+export function listIpos(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where().field(v, 'ticker', 'ticker');
+  for (const name of ['us_code', 'isin', 'ipo_status']) {
+    const value = v.get(name);
+    if (value !== undefined) where.add(`${field(name)} = ?`, plain(value));
+  }
+  dateFilters(where, v, 'listing_date', 'date');
+  const sortKey = typeof v.get('sort') === 'string' ? (v.get('sort') as string) : 'listing_date';
+  const sort = [{ sql: IPO_SORT[sortKey] ?? 'date', desc: v.get('order') !== 'asc' }];
+  return listRecords(store, 'ipos', where, sort, page);
+}

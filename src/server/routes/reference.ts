@@ -6,8 +6,10 @@ import {
   conditions,
   dividends,
   exchanges,
+  ipos,
   optionContract,
   optionContracts,
+  relatedCompanies,
   splits,
   stockFinancials,
   tickerDetails,
@@ -19,7 +21,14 @@ import {
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
-import { listDividends, listFinancials, listNews, recordById, tickerChanges } from '../market/records.js';
+import {
+  listDividends,
+  listFinancials,
+  listIpos,
+  listNews,
+  recordById,
+  tickerChanges,
+} from '../market/records.js';
 import {
   contractRow,
   type ListedContractRow,
@@ -117,7 +126,7 @@ const envelope = (c: Context<AppEnv>, extra: Record<string, unknown>) => ({
 /**
  * Reference endpoints: tickers (list, details, types, events), option contracts (list, one), splits,
  * the static tables of conditions and exchanges, and what `mdq ingest json` loaded (dividends, news,
- * financials, ticker details).
+ * financials, ticker details, related companies, IPOs).
  */
 export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get(routePattern(tickerTypes), (c) => {
@@ -214,6 +223,24 @@ export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     return sendJson(
       c,
       withNextUrl(c, req, envelope(c, { results, count: results.length }), rows.length, limit),
+    );
+  });
+
+  app.get(routePattern(relatedCompanies), async (c) => {
+    const { values } = parseRequest(relatedCompanies, c);
+    const ticker = str(values.get('ticker')) ?? '';
+    const stored = await recordById(ctx.store, 'related_companies', ticker);
+    if (!stored) throw notFound('Ticker not found.');
+    return sendJson(c, envelope(c, { results: stored.results ?? [], ticker }));
+  });
+
+  app.get(routePattern(ipos), async (c) => {
+    const req = parseRequest(ipos, c, { limit: 10 });
+    const limit = num(req.values.get('limit'), 10);
+    const rows = await listIpos(ctx.store, req.values, { limit, offset: pageOffset(req) });
+    return sendJson(
+      c,
+      withNextUrl(c, req, envelope(c, { results: rows.slice(0, limit) }), rows.length, limit),
     );
   });
 
