@@ -62,8 +62,10 @@ export class Where {
     return this;
   }
 
-  /** `column` is one of `values` (text). */
+  /** `column` is one of `values` (text); none of an empty list. */
   anyOf(column: string, values: readonly string[]): this {
+    // An empty list has no element type to bind as.
+    if (values.length === 0) return this.raw('FALSE');
     return this.add(`${column} IN (SELECT unnest(?::VARCHAR[]))`, listValue([...values]));
   }
 

@@ -54,6 +54,8 @@ describe('Where', () => {
       );
       assert.equal(exact.toString(), ' WHERE ts = $1 AND ts < $2');
       assert.equal(new Where().toString(), '');
+      const none = new Where().anyOf('ticker', []);
+      assert.deepEqual(await store.all(`SELECT * FROM t${none}`, none.params), []);
     });
   });
 });
