@@ -29,7 +29,7 @@ export function topLevel(): TopLevel[] {
     { name: 'serve', summary: 'Run the local server over a DuckDB store', commands: [serveCommand] },
     {
       name: 'ingest',
-      summary: 'Load Lean data folders or flat files into the store',
+      summary: 'Load Lean data folders, flat files or saved API responses into the store',
       commands: ingestCommands,
     },
     {

@@ -9,17 +9,21 @@ import {
   conditions,
   dividends,
   exchanges,
+  ipos,
   marketHolidays,
   marketStatus,
   optionContract,
   optionContracts,
+  relatedCompanies,
   splits,
   stockFinancials,
   tickerDetails,
+  tickerEvents,
   tickerNews,
   tickers,
   tickerTypes,
 } from '../operations/reference.js';
+import { snapshotSummaries, universalSnapshot } from '../operations/snapshots.js';
 import { normalizeOptionTicker } from '../symbols/prefix.js';
 import type {
   Condition,
@@ -29,6 +33,8 @@ import type {
   ExchangesResponse,
   Financials,
   FinancialsResponse,
+  Ipo,
+  IposResponse,
   MarketHoliday,
   MarketStatusResponse,
   NewsArticle,
@@ -36,12 +42,17 @@ import type {
   OptionContract,
   OptionContractResponse,
   OptionContractsResponse,
+  RelatedCompaniesResponse,
   Split,
   SplitsResponse,
+  SummariesResponse,
   TickerDetailsResponse,
+  TickerEventsResponse,
   TickerInfo,
   TickersResponse,
   TickerTypesResponse,
+  UniversalSnapshot,
+  UniversalSnapshotResponse,
 } from '../types/reference.js';
 import { clientFactory, type SyncOf } from './sync-client.js';
 
@@ -60,6 +71,11 @@ export const referenceOperations = {
   getConditions: conditions,
   getExchanges: exchanges,
   getStockFinancialsVx: stockFinancials,
+  getTickerEvents: tickerEvents,
+  getUniversalSnapshot: universalSnapshot,
+  getSummaries: snapshotSummaries,
+  getRelatedCompanies: relatedCompanies,
+  getIpos: ipos,
 } as const;
 
 const ops = referenceOperations;
@@ -146,6 +162,39 @@ export class AsyncReferenceClient extends BaseClient {
     options?: O,
   ): PagedCall<FinancialsResponse, O, Financials> {
     return this.call(ops.getStockFinancialsVx, [], options);
+  }
+
+  /** The ticker changes of a company (the experimental vX endpoint), by ticker, CUSIP or FIGI. */
+  getTickerEvents<const O extends Opt<'getTickerEvents'>>(
+    id: string,
+    options?: O,
+  ): Call<TickerEventsResponse, O> {
+    return this.call(ops.getTickerEvents, [id], options);
+  }
+
+  /** Snapshots of tickers of any asset class (stocks, options, forex, crypto, indices), paged by `next_url`. */
+  getUniversalSnapshot<const O extends Opt<'getUniversalSnapshot'>>(
+    options?: O,
+  ): PagedCall<UniversalSnapshotResponse, O, UniversalSnapshot> {
+    return this.call(ops.getUniversalSnapshot, [], options);
+  }
+
+  /** Tickers of companies related to one. */
+  getRelatedCompanies<const O extends Opt<'getRelatedCompanies'>>(
+    symbol: string,
+    options?: O,
+  ): Call<RelatedCompaniesResponse, O> {
+    return this.call(ops.getRelatedCompanies, [symbol], options);
+  }
+
+  /** Initial public offerings (the experimental vX endpoint), paged by `next_url`. */
+  getIpos<const O extends Opt<'getIpos'>>(options?: O): PagedCall<IposResponse, O, Ipo> {
+    return this.call(ops.getIpos, [], options);
+  }
+
+  /** Price, session and change of tickers of any asset class. */
+  getSummaries<const O extends Opt<'getSummaries'>>(options?: O): Call<SummariesResponse, O> {
+    return this.call(ops.getSummaries, [], options);
   }
 
   /**

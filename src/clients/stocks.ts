@@ -4,9 +4,17 @@ import { NEW_YORK } from '../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../operations/aggregates.js';
 import { indicators } from '../operations/indicators.js';
 import { lastQuote, lastTrade } from '../operations/last.js';
+import { stockDividendsV1, stockExchangesV1, stockSplitsV1 } from '../operations/reference.js';
 import { gainersAndLosers, snapshotAll, snapshotTicker } from '../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../operations/trades-quotes.js';
 import type { DailyOpenCloseResponse } from '../types/common.js';
+import type {
+  DividendsV1Response,
+  DividendV1,
+  ExchangesV1Response,
+  SplitsV1Response,
+  SplitV1,
+} from '../types/reference.js';
 import type {
   LastQuoteResponse,
   LastTradeResponse,
@@ -36,6 +44,9 @@ export const stocksOperations = {
   getSnapshot: snapshotTicker('us/markets/stocks'),
   getSnapshotAll: snapshotAll('us/markets/stocks'),
   getGainersAndLosers: gainersAndLosers('us/markets/stocks'),
+  getDividends: stockDividendsV1,
+  getSplits: stockSplitsV1,
+  getExchanges: stockExchangesV1,
   ...indicators(),
 } as const;
 
@@ -99,6 +110,23 @@ export class AsyncStocksClient extends WholeMarketClient<typeof ops, SnapshotRes
     options?: O,
   ): Call<DailyOpenCloseResponse, O> {
     return this.call(ops.getDailyOpenClose, [symbol, date], options);
+  }
+
+  /** Cash dividends with split-adjusted amounts (`/stocks/v1/dividends`), paged by `next_url`. */
+  getDividends<const O extends Opt<'getDividends'>>(
+    options?: O,
+  ): PagedCall<DividendsV1Response, O, DividendV1> {
+    return this.call(ops.getDividends, [], options);
+  }
+
+  /** Splits with adjustment type and factor (`/stocks/v1/splits`), paged by `next_url`. */
+  getSplits<const O extends Opt<'getSplits'>>(options?: O): PagedCall<SplitsV1Response, O, SplitV1> {
+    return this.call(ops.getSplits, [], options);
+  }
+
+  /** US stock exchanges, TRFs and SIPs (`/stocks/v1/exchanges`). */
+  getExchanges<const O extends Opt<'getExchanges'>>(options?: O): Call<ExchangesV1Response, O> {
+    return this.call(ops.getExchanges, [], options);
   }
 
   /**

@@ -361,3 +361,135 @@ export const stockFinancials = defineOperation({
     sortParam(['filing_date', 'period_of_report_date'], 'filing_date'),
   ],
 });
+
+/** Ticker change events of a company (experimental vX endpoint). */
+export const tickerEvents = defineOperation({
+  name: 'getTickerEvents',
+  path: '/vX/reference/tickers/{id}/events',
+  paging: 'none',
+  doc: 'The ticker changes of a company over time (experimental), newest first.',
+  params: [
+    {
+      name: 'id',
+      wire: 'id',
+      in: 'path',
+      type: t.string(),
+      required: true,
+      doc: 'Ticker, CUSIP or Composite FIGI of the company.',
+    },
+    {
+      name: 'types',
+      wire: 'types',
+      in: 'query',
+      type: t.list(),
+      doc: 'Event types to include (ticker_change); all when omitted.',
+    },
+  ],
+});
+
+/** Cash dividends, the newer stocks endpoint. */
+export const stockDividendsV1 = defineOperation({
+  name: 'getDividends',
+  path: '/stocks/v1/dividends',
+  paging: 'next_url',
+  doc: 'Cash dividends with split-adjusted amounts, filtered by ticker, ex-dividend date, frequency and type.',
+  params: [
+    ...filterWithRange('ticker', 'ticker', t.ticker(), 'Ticker.', t.string()),
+    { name: 'tickers', wire: 'ticker.any_of', in: 'query', type: t.list(250), doc: 'Any of these tickers.' },
+    ...filterWithRange('exDividendDate', 'ex_dividend_date', t.date(), 'Ex-dividend date.', t.date()),
+    ...filterWithRange('frequency', 'frequency', t.int(0, 24), 'Payments per year.', t.number(0, 24)),
+    {
+      name: 'distributionType',
+      wire: 'distribution_type',
+      in: 'query',
+      type: t.enum(['recurring', 'special', 'supplemental', 'irregular', 'unknown']),
+      doc: 'Kind of distribution.',
+    },
+    limitParam(100, 5000),
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.string(),
+      doc: 'Field and direction, e.g. `ex_dividend_date.desc` (default `ticker.asc`).',
+    },
+  ],
+});
+
+/** Stock splits, the newer stocks endpoint. */
+export const stockSplitsV1 = defineOperation({
+  name: 'getSplits',
+  path: '/stocks/v1/splits',
+  paging: 'next_url',
+  doc: 'Splits with their adjustment type and historical adjustment factor, by ticker and execution date.',
+  params: [
+    ...filterWithRange('ticker', 'ticker', t.ticker(), 'Ticker.', t.string()),
+    { name: 'tickers', wire: 'ticker.any_of', in: 'query', type: t.list(250), doc: 'Any of these tickers.' },
+    ...filterWithRange('executionDate', 'execution_date', t.date(), 'Execution date.', t.date()),
+    {
+      name: 'adjustmentType',
+      wire: 'adjustment_type',
+      in: 'query',
+      type: t.enum(['forward_split', 'reverse_split', 'stock_dividend']),
+      doc: 'Kind of split.',
+    },
+    limitParam(100, 5000),
+    {
+      name: 'sort',
+      wire: 'sort',
+      in: 'query',
+      type: t.string(),
+      doc: 'Field and direction, e.g. `execution_date.asc` (default `execution_date.desc`).',
+    },
+  ],
+});
+
+/** Stock exchanges, the newer stocks endpoint. */
+export const stockExchangesV1 = defineOperation({
+  name: 'getExchanges',
+  path: '/stocks/v1/exchanges',
+  paging: 'none',
+  doc: 'US stock exchanges, trade reporting facilities and the SIPs, with their identifiers.',
+  params: [limitParam(100, 1000)],
+});
+
+/** Companies related to a ticker. */
+export const relatedCompanies = defineOperation({
+  name: 'getRelatedCompanies',
+  path: '/v1/related-companies/{ticker}',
+  paging: 'none',
+  doc: 'Tickers of companies related to one, by news and returns.',
+  params: [{ name: 'symbol', wire: 'ticker', in: 'path', type: t.ticker(), required: true, doc: 'Ticker.' }],
+});
+
+/** Initial public offerings (experimental vX endpoint). */
+export const ipos = defineOperation({
+  name: 'getIpos',
+  path: '/vX/reference/ipos',
+  paging: 'next_url',
+  doc: 'Initial public offerings: announced, pending, listed, withdrawn (experimental).',
+  params: [
+    { name: 'ticker', wire: 'ticker', in: 'query', type: t.ticker(), doc: 'Ticker.' },
+    { name: 'usCode', wire: 'us_code', in: 'query', type: t.string(), doc: 'CUSIP-like US code.' },
+    { name: 'isin', wire: 'isin', in: 'query', type: t.string(), doc: 'ISIN.' },
+    ...filterWithRange('listingDate', 'listing_date', t.date(), 'Listing date.', t.date()),
+    {
+      name: 'ipoStatus',
+      wire: 'ipo_status',
+      in: 'query',
+      type: t.enum([
+        'direct_listing_process',
+        'history',
+        'new',
+        'pending',
+        'postponed',
+        'rumor',
+        'withdrawn',
+      ]),
+      doc: 'Status of the offering.',
+    },
+    orderParam('desc'),
+    limitParam(10, 1000),
+    sortParam(['listing_date', 'ticker', 'last_updated', 'issuer_name', 'announced_date'], 'listing_date'),
+  ],
+});

@@ -159,3 +159,55 @@ export const indicesSnapshot = defineOperation({
     ...rangeFilters('ticker', 'ticker', t.string()),
   ],
 });
+
+/** Snapshots across asset classes: stocks, options, forex, crypto and indices in one list. */
+export const universalSnapshot = defineOperation({
+  name: 'getUniversalSnapshot',
+  path: '/v3/snapshot',
+  paging: 'next_url',
+  doc: 'Snapshots of tickers of any asset class: session, last trade and quote, last minute; options with greeks.',
+  params: [
+    {
+      name: 'symbol',
+      wire: 'ticker',
+      in: 'query',
+      type: t.string(),
+      doc: 'One ticker (`O:`, `C:`, `X:`, `I:` prefixed for non-stocks).',
+    },
+    {
+      name: 'symbols',
+      wire: 'ticker.any_of',
+      in: 'query',
+      type: t.list(250),
+      doc: 'Tickers of any asset class (at most 250), in the order answered.',
+    },
+    ...rangeFilters('ticker', 'ticker', t.string()),
+    {
+      name: 'assetType',
+      wire: 'type',
+      in: 'query',
+      type: t.enum(['stocks', 'options', 'crypto', 'fx', 'indices']),
+      doc: 'Asset class.',
+    },
+    orderParam('asc'),
+    limitParam(10, 250),
+    sortParam(['ticker'], 'ticker'),
+  ],
+});
+
+/** Summaries (price, session change, name) of tickers of any asset class. */
+export const snapshotSummaries = defineOperation({
+  name: 'getSummaries',
+  path: '/v1/summaries',
+  paging: 'none',
+  doc: 'Price, session and change of tickers of any asset class; unknown tickers answer an error item.',
+  params: [
+    {
+      name: 'symbols',
+      wire: 'ticker.any_of',
+      in: 'query',
+      type: t.list(250),
+      doc: 'Tickers of any asset class (at most 250).',
+    },
+  ],
+});

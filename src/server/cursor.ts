@@ -1,4 +1,6 @@
-import { badRequest } from './http.js';
+import type { Context } from 'hono';
+import { type AppEnv, badRequest, originOf } from './http.js';
+import type { ParsedRequest } from './validate.js';
 
 /**
  * Paging cursors: the next page's query (the original filters plus where to resume) as a query string,
@@ -33,4 +35,23 @@ export function nextUrl(
   next: Readonly<Record<string, string>> | URLSearchParams,
 ): string {
   return `${origin}${path}?cursor=${encodeCursor(next)}`;
+}
+
+/** Query keys a cursor never carries: the key, and the cursor a request came with. */
+const NOT_CARRIED = ['apiKey', 'cursor'];
+
+/**
+ * The `next_url` of the page after this one, on the server's origin and the request's path: the
+ * request's effective query (its filters, never the key) with `set` applied, packed into a cursor.
+ * Every listing pages through here, by offset ({@link pageOffset}) or by position (`keysetPage`).
+ */
+export function nextPageUrl(
+  c: Context<AppEnv>,
+  req: ParsedRequest,
+  set: Readonly<Record<string, string>>,
+): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of req.query) if (!NOT_CARRIED.includes(k) && !Object.hasOwn(set, k)) params.append(k, v);
+  for (const [k, v] of Object.entries(set)) params.set(k, v);
+  return nextUrl(originOf(c), new URL(c.req.url).pathname, params);
 }

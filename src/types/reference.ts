@@ -266,3 +266,207 @@ export interface Financials {
 
 /** Financials, paged by `next_url`. */
 export interface FinancialsResponse extends ListResponse<Financials> {}
+
+/** One event of a company: a ticker change, on the date the new ticker took effect. */
+export interface TickerEvent {
+  type: string;
+  /** The spec's name of `type`. */
+  event_type?: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  ticker_change?: { ticker: string };
+}
+
+/** The events of a company (`/vX/reference/tickers/{id}/events`). */
+export interface TickerEventsResponse {
+  status: string;
+  request_id: string;
+  results: {
+    name?: string;
+    composite_figi?: string;
+    cik?: string;
+    events: TickerEvent[];
+  };
+}
+
+/** A cash dividend of the newer stocks endpoint. */
+export interface DividendV1 {
+  id?: string;
+  ticker: string;
+  cash_amount?: number;
+  split_adjusted_cash_amount?: number;
+  currency?: string;
+  /** `YYYY-MM-DD`, like the other dates. */
+  declaration_date?: string;
+  ex_dividend_date?: string;
+  pay_date?: string;
+  record_date?: string;
+  /** recurring, special, supplemental, irregular or unknown. */
+  distribution_type: string;
+  frequency?: number;
+  historical_adjustment_factor?: number;
+}
+
+/** Dividends of the newer stocks endpoint, paged by `next_url`. */
+export interface DividendsV1Response extends ListResponse<DividendV1> {}
+
+/** A split of the newer stocks endpoint. */
+export interface SplitV1 {
+  id?: string;
+  ticker: string;
+  /** `YYYY-MM-DD`. */
+  execution_date: string;
+  split_from: number;
+  split_to: number;
+  /** forward_split, reverse_split or stock_dividend. */
+  adjustment_type: string;
+  /** What prices before the split are multiplied by to compare with prices after it. */
+  historical_adjustment_factor?: number;
+}
+
+/** Splits of the newer stocks endpoint, paged by `next_url`. */
+export interface SplitsV1Response extends ListResponse<SplitV1> {}
+
+/** An exchange of the newer stocks endpoint (`id` is text there). */
+export interface ExchangeV1 {
+  id: string;
+  name: string;
+  type: string;
+  acronym?: string;
+  locale?: string;
+  mic?: string;
+  operating_mic?: string;
+  participant_id?: string;
+  url?: string;
+}
+
+/** Exchanges of the newer stocks endpoint. */
+export interface ExchangesV1Response extends ListResponse<ExchangeV1> {}
+
+/** A session of the snapshot across asset classes and of the summaries. */
+export interface UniversalSnapshotSession {
+  open?: number;
+  high?: number;
+  low?: number;
+  close?: number;
+  volume?: number;
+  /** The volume with its decimals, as text. */
+  decimal_volume?: string;
+  vwap?: number;
+  previous_close?: number;
+  change?: number;
+  change_percent?: number;
+  price?: number;
+  early_trading_change?: number;
+  early_trading_change_percent?: number;
+  late_trading_change?: number;
+  late_trading_change_percent?: number;
+  regular_trading_change?: number;
+  regular_trading_change_percent?: number;
+}
+
+/** The latest minute bar of the snapshot across asset classes. */
+export interface UniversalSnapshotMinute {
+  open?: number;
+  high?: number;
+  low?: number;
+  close?: number;
+  volume?: number;
+  /** The volume with its decimals, as text. */
+  decimal_volume?: string;
+  vwap?: number;
+  transactions?: number;
+}
+
+/**
+ * One item of the snapshot across asset classes; a ticker the service does not know is an item with
+ * `error` and `message` only.
+ */
+export interface UniversalSnapshot {
+  ticker: string;
+  type?: 'stocks' | 'options' | 'fx' | 'crypto' | 'indices';
+  name?: string;
+  market_status?: string;
+  /** Ns. */
+  last_updated?: bigint | number;
+  timeframe?: string;
+  /** Indices: the index value. */
+  value?: number;
+  session?: UniversalSnapshotSession;
+  last_trade?: Record<string, unknown>;
+  last_quote?: Record<string, unknown>;
+  last_minute?: UniversalSnapshotMinute;
+  /** Fair market value (plans that have it). */
+  fmv?: number;
+  /** Ns. */
+  fmv_last_updated?: bigint | number;
+  /** Options only. */
+  details?: Record<string, unknown>;
+  greeks?: Record<string, number>;
+  implied_volatility?: number;
+  open_interest?: number;
+  break_even_price?: number;
+  underlying_asset?: Record<string, unknown>;
+  error?: string;
+  message?: string;
+}
+
+/** Snapshots across asset classes, paged by `next_url`. */
+export interface UniversalSnapshotResponse extends ListResponse<UniversalSnapshot> {}
+
+/** One summary: price and session of a ticker of any asset class, or an error item. */
+export interface Summary {
+  ticker: string;
+  type?: string;
+  name?: string;
+  price?: number;
+  market_status?: string;
+  /** Ns. */
+  last_updated?: bigint | number;
+  session?: UniversalSnapshotSession;
+  branding?: { icon_url?: string; logo_url?: string };
+  /** Options only: the contract's terms. */
+  options?: Record<string, unknown>;
+  error?: string;
+  message?: string;
+}
+
+/** Summaries of tickers of any asset class. */
+export interface SummariesResponse extends ListResponse<Summary> {}
+
+/** Companies related to a ticker. */
+export interface RelatedCompaniesResponse {
+  status: string;
+  request_id: string;
+  /** The ticker asked about. */
+  ticker: string;
+  results: { ticker: string }[];
+}
+
+/** An initial public offering. */
+export interface Ipo {
+  ticker: string;
+  issuer_name: string;
+  ipo_status: string;
+  /** `YYYY-MM-DD`. */
+  listing_date?: string;
+  announced_date?: string;
+  last_updated?: string;
+  currency_code?: string;
+  final_issue_price?: number;
+  highest_offer_price?: number;
+  lowest_offer_price?: number;
+  isin?: string;
+  us_code?: string;
+  lot_size?: number;
+  max_shares_offered?: number;
+  min_shares_offered?: number;
+  primary_exchange?: string;
+  security_description?: string;
+  security_type?: string;
+  shares_outstanding?: number;
+  total_offer_size?: number;
+}
+
+/** IPOs, paged by `next_url`. */
+export interface IposResponse extends ListResponse<Ipo> {}

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDemoStore } from '../../src/demo/demo-store.js';
+import { startServer } from '../../src/server/index.js';
 import { Store } from '../../src/server/store/store.js';
+import { hasShared, recordedDir } from '../support/shared.js';
 import { assertNoKey, bin, KEY, root, runBin, runOnTty, simDbPath } from './support.js';
 
 let dir: string;
@@ -110,4 +112,53 @@ test('ingest shows files, rows and rate on a terminal; exit 2 for a bad resoluti
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /Invalid --resolution: "weekly"; allowed: day, minute/);
   assertNoKey(bad);
+});
+
+test('mdq ingest json loads what the CLI wrote as ndjson from a server, once; exit 2 for a bad kind', async (t) => {
+  const recorded = `${recordedDir}v3/reference/dividends.json`;
+  if (!hasShared(t, recorded)) return;
+  const source = join(dir, 'source.duckdb');
+  const loaded = await runBin(['ingest', 'json', recorded, '--db', source]);
+  assert.equal(loaded.code, 0, loaded.stderr);
+  const records = JSON.parse(readFileSync(recorded, 'utf8')).results as { ticker: string }[];
+  assert.equal(
+    (JSON.parse(loaded.stdout) as Record<string, number>)['rows.reference_records'],
+    records.length,
+  );
+
+  const server = await startServer({ db: source, port: 0, log: () => {} });
+  let ndjson: string;
+  try {
+    const out = await runBin([
+      'reference',
+      'get-stock-dividends',
+      '--limit',
+      '1000',
+      '--output',
+      'ndjson',
+      '--base-url',
+      server.url,
+      '--api-key',
+      KEY,
+    ]);
+    assert.equal(out.code, 0, out.stderr);
+    ndjson = out.stdout;
+  } finally {
+    await server.close();
+  }
+  const file = join(dir, 'dividends.ndjson');
+  writeFileSync(file, ndjson);
+  const target = join(dir, 'target.duckdb');
+  const first = await runBin(['ingest', 'json', file, '--db', target]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(
+    (JSON.parse(first.stdout) as Record<string, number>)['rows.reference_records'],
+    records.length,
+  );
+  const again = await runBin(['ingest', 'json', file, '--db', target]);
+  assert.equal((JSON.parse(again.stdout) as Record<string, number>).filesSkipped, 1);
+
+  const bad = await runBin(['ingest', 'json', file, '--db', target, '--kind', 'bogus']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--kind.*bogus.*dividends/);
 });

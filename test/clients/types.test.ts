@@ -275,6 +275,25 @@ const operations: Record<string, { call: string; bodies: string[] }> = {
     call: 'reference.getStockFinancialsVx()',
     bodies: ['r:vX/reference/financials.json'],
   },
+  'reference.getTickerEvents': {
+    call: "reference.getTickerEvents('META')",
+    bodies: ['r:vX/reference/tickers/META/events&types=ticker_change.json'],
+  },
+  'reference.getUniversalSnapshot': {
+    call: 'reference.getUniversalSnapshot()',
+    bodies: ['r:v3/snapshot.json', 'e:GetSnapshots'],
+  },
+  'reference.getSummaries': {
+    call: 'reference.getSummaries()',
+    bodies: [
+      'r:v1/summaries&ticker.any_of=NCLH%2CO%3ANCLH221014C00005000%2CC%3AEURUSD%2CX%3ABTCUSD%2CAPx.json',
+    ],
+  },
+  'reference.getRelatedCompanies': { call: "reference.getRelatedCompanies('A')", bodies: [] },
+  'reference.getIpos': { call: 'reference.getIpos()', bodies: [] },
+  'stocks.getDividends': { call: 'stocks.getDividends()', bodies: [] },
+  'stocks.getSplits': { call: 'stocks.getSplits()', bodies: [] },
+  'stocks.getExchanges': { call: 'stocks.getExchanges()', bodies: [] },
 };
 
 /**
@@ -312,6 +331,13 @@ const specIds: Record<string, string> = {
   'reference.getConditions': 'ListConditions',
   'reference.getExchanges': 'ListExchanges',
   'reference.getStockFinancialsVx': 'ListFinancials',
+  'reference.getTickerEvents': 'GetEvents',
+  'reference.getSummaries': 'GetSnapshotSummary',
+  'reference.getRelatedCompanies': 'GetRelatedCompanies',
+  'reference.getIpos': 'ListIPOs',
+  'stocks.getDividends': 'get_stocks_v1_dividends',
+  'stocks.getSplits': 'get_stocks_v1_splits',
+  'stocks.getExchanges': 'get_stocks_v1_exchanges',
   'options.getMacd': 'GetOptionsMACD',
   'indices.getSma': 'GetIndicesSMA',
   'forex.getRsi': 'GetForexRSI',

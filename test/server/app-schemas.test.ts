@@ -175,6 +175,30 @@ const CASES: Case[] = [
     spec: '/v1/indicators/macd/{stockTicker}',
     recorded: 'v1/indicators/macd/SPY&signal_window=10&long_window=20&timestamp.gt=2022-08-09.json',
   },
+  {
+    path: '/v3/snapshot?ticker.any_of=SPY,C:EURUSD,X:BTCUSD,I:SPX,O:SPY230901C00430000,APx',
+    spec: '/v3/snapshot',
+    recorded: 'v3/snapshot.json',
+  },
+  { path: '/v3/snapshot?type=stocks&limit=3', spec: '/v3/snapshot' },
+  {
+    path: '/v1/summaries?ticker.any_of=SPY,O:SPY230901C00430000,C:EURUSD,X:BTCUSD,APx',
+    spec: '/v1/summaries',
+    recorded:
+      'v1/summaries&ticker.any_of=NCLH%2CO%3ANCLH221014C00005000%2CC%3AEURUSD%2CX%3ABTCUSD%2CAPx.json',
+  },
+  {
+    path: '/vX/reference/tickers/GOOGL/events',
+    spec: '/vX/reference/tickers/{id}/events',
+    recorded: 'vX/reference/tickers/META/events&types=ticker_change.json',
+    records: (b) => b.results,
+    // The map files carry no FIGI or CIK.
+    unavailable: ['composite_figi', 'cik'],
+  },
+  { path: '/stocks/v1/splits?ticker=AAPL', spec: '/stocks/v1/splits' },
+  { path: '/stocks/v1/dividends', spec: '/stocks/v1/dividends' },
+  { path: '/stocks/v1/exchanges', spec: '/stocks/v1/exchanges' },
+  { path: '/vX/reference/financials', spec: '/vX/reference/financials' },
 ];
 
 describe('response bodies against the OpenAPI schemas and the recorded responses', () => {

@@ -101,7 +101,14 @@ describe('app: errors, ids and paging links', () => {
   });
 
   test('a malformed cursor is a 400, never a 500', async () => {
-    for (const cursor of ['%%%', '!!', encodeCursor({ pos: 'x.y', limit: '2' }), 'AAAA', 'bm90LWEtcXVlcnk']) {
+    const positions = ['x.y', '["1"]', '[1,2]', '["1","x"]', '{"a":1}', '["1","2","3"]'];
+    for (const cursor of [
+      '%%%',
+      '!!',
+      ...positions.map((pos) => encodeCursor({ pos, limit: '2' })),
+      'AAAA',
+      'bm90LWEtcXVlcnk',
+    ]) {
       const res = await app().request(`/v3/trades/ACME?apiKey=k&cursor=${encodeURIComponent(cursor)}`);
       assert.equal(res.status, 400, cursor);
       assert.equal(((await res.json()) as { status: string }).status, 'ERROR');

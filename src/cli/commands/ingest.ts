@@ -1,10 +1,22 @@
-import type { IngestProgress, IngestSummary } from '../../server/ingest/index.js';
+import type { IngestProgress, IngestSummary, JsonKind } from '../../server/ingest/index.js';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
 import type { Store } from '../../server/store/store.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
 import { printValue } from '../print-value.js';
 import { UsageError } from '../usage-error.js';
+
+/** The kinds `ingest json` takes (kept here so that `--help` needs no DuckDB). */
+const JSON_KIND_LIST = [
+  'dividends',
+  'news',
+  'financials',
+  'ticker_details',
+  'related_companies',
+  'ipos',
+  'splits',
+  'ticker_events',
+] as const satisfies readonly JsonKind[];
 
 const dbOption: OptionDef = {
   name: 'db',
@@ -79,7 +91,7 @@ async function runIngest(
   }
 }
 
-/** `mdq ingest lean|flatfiles`. */
+/** `mdq ingest lean|flatfiles|json`. */
 export const ingestCommands: readonly CommandDef[] = [
   {
     path: 'ingest lean',
@@ -122,6 +134,47 @@ export const ingestCommands: readonly CommandDef[] = [
           onProgress,
           continueOnError,
           ...(resolution && { resolution }),
+        }),
+      );
+    },
+  },
+  {
+    path: 'ingest json',
+    summary:
+      'Load saved API responses of reference data (dividends, news, financials, ticker details, splits…) so the server answers them.',
+    args: [
+      {
+        name: 'files',
+        type: 'path',
+        doc: 'JSON files: a response body, a list of pages or of records, or ndjson (as --output json/ndjson writes).',
+        variadic: true,
+      },
+    ],
+    options: [
+      dbOption,
+      continueOption,
+      {
+        name: 'kind',
+        type: JSON_KIND_LIST.join('|'),
+        doc: 'Kind of the records.',
+        default: 'from the content',
+      },
+    ],
+    async run(ctx, input) {
+      if (input.args.length === 0) throw new UsageError('Missing argument <files...> of mdq ingest json');
+      const kind = input.options.get('kind');
+      if (kind !== undefined && !(JSON_KIND_LIST as readonly string[]).includes(kind)) {
+        throw new UsageError(
+          `Invalid --kind: ${JSON.stringify(kind)}; allowed: ${JSON_KIND_LIST.join(', ')}`,
+        );
+      }
+      const continueOnError = flagOption(input, 'continue-on-error');
+      const { ingestJson } = await import('../../server/ingest/index.js');
+      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
+        ingestJson(store, input.args, {
+          onProgress,
+          continueOnError,
+          ...(kind !== undefined && { kind: kind as JsonKind }),
         }),
       );
     },

@@ -1,3 +1,4 @@
+import { listValue } from '@duckdb/node-api';
 import type { DecodedValue } from '../../core/wire-values.js';
 import type { SqlValue } from '../store/store.js';
 
@@ -8,9 +9,15 @@ const RANGE_OPS = [
   ['lte', '<='],
 ] as const;
 
+/** A half-open range `[gte, lt)`; an absent side is unbounded. */
+export interface Bounds<T extends SqlValue = bigint> {
+  gte?: T;
+  lt?: T;
+}
+
 /**
- * A SQL `WHERE` clause built from decoded request values: column names come from the route's code,
- * values only ever travel as `$n` parameters.
+ * The one builder of SQL `WHERE` clauses: column names come from the server's code, values only ever
+ * travel as `$n` parameters. Start a query's parameters with it and append the rest through {@link param}.
  */
 export class Where {
   private readonly clauses: string[] = [];
@@ -18,8 +25,7 @@ export class Where {
 
   /** Adds a condition; `?` in `sql` stands for the value's parameter. */
   add(sql: string, value: SqlValue): this {
-    this.params.push(value);
-    this.clauses.push(sql.replace('?', `$${this.params.length}`));
+    this.clauses.push(sql.replace('?', this.param(value)));
     return this;
   }
 
@@ -27,6 +33,12 @@ export class Where {
   raw(sql: string): this {
     this.clauses.push(sql);
     return this;
+  }
+
+  /** Binds a value without a condition (a `LIMIT`, a value in the select list) and returns its `$n`. */
+  param(value: SqlValue): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
   }
 
   /**
@@ -43,10 +55,44 @@ export class Where {
     return this;
   }
 
+  /** `column` within `[bounds.gte, bounds.lt)`. */
+  range(column: string, bounds: Bounds<SqlValue>): this {
+    if (bounds.gte !== undefined) this.add(`${column} >= ?`, bounds.gte);
+    if (bounds.lt !== undefined) this.add(`${column} < ?`, bounds.lt);
+    return this;
+  }
+
+  /** `column` is one of `values` (text); none of an empty list. */
+  anyOf(column: string, values: readonly string[]): this {
+    // An empty list has no element type to bind as.
+    if (values.length === 0) return this.raw('FALSE');
+    return this.add(`${column} IN (SELECT unnest(?::VARCHAR[]))`, listValue([...values]));
+  }
+
+  /**
+   * Keyset paging: rows strictly after `position` (the sort key of the last row sent) in the order of
+   * `columns`, ascending, or strictly before it when `desc`.
+   */
+  after(columns: readonly string[], position: readonly SqlValue[], desc: boolean): this {
+    const marks = position.map((v) => this.param(v));
+    this.clauses.push(`(${columns.join(', ')}) ${desc ? '<' : '>'} (${marks.join(', ')})`);
+    return this;
+  }
+
   /** ` WHERE …` or an empty string. */
   toString(): string {
     return this.clauses.length > 0 ? ` WHERE ${this.clauses.join(' AND ')}` : '';
   }
+}
+
+/** The intersection of ranges. */
+export function intersect<T extends bigint | number>(...ranges: Bounds<T>[]): Bounds<T> {
+  const out: Bounds<T> = {};
+  for (const r of ranges) {
+    if (r.gte !== undefined && (out.gte === undefined || r.gte > out.gte)) out.gte = r.gte;
+    if (r.lt !== undefined && (out.lt === undefined || r.lt < out.lt)) out.lt = r.lt;
+  }
+  return out;
 }
 
 /** A decoded value as a SQL parameter: dates as `YYYY-MM-DD` text. */

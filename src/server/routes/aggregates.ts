@@ -18,6 +18,7 @@ import {
   roundTo,
   roundVolume,
 } from '../market/index.js';
+import { tickersWithData } from '../market/tickers-with-data.js';
 import type { BarTimespan } from '../market/windows.js';
 import { dayStartMs, parseRequest, routePattern } from '../validate.js';
 
@@ -114,7 +115,12 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const adjusted = req.values.get('adjusted') !== false;
       const prefix = market === 'global/market/fx' ? 'C:' : market === 'global/market/crypto' ? 'X:' : '';
       const tz = prefix === '' ? NEW_YORK : 'UTC';
-      const tickers = await tickersWithData(ctx, prefix, dayStartMs(date, tz, 0), dayStartMs(date, tz, 1));
+      const tickers = await tickersWithData(
+        ctx.store,
+        prefix,
+        dayStartMs(date, tz, 0),
+        dayStartMs(date, tz, 1),
+      );
       const results: Record<string, unknown>[] = [];
       for (const ticker of tickers) {
         const bar = await dailyBar(ctx.store, ticker, date, { adjusted });
@@ -195,21 +201,4 @@ function boundMs(value: unknown, tz: string, side: 'start' | 'end'): number {
   const v = value as { date: string } | { ms: number };
   if ('ms' in v) return v.ms;
   return side === 'start' ? dayStartMs(v.date, tz, 0) : dayStartMs(v.date, tz, 1) - 1;
-}
-
-/** Tickers of one market (by prefix; '' for US stocks) with any data in `[startMs, endMs)`. */
-async function tickersWithData(
-  ctx: ServerContext,
-  prefix: string,
-  startMs: number,
-  endMs: number,
-): Promise<string[]> {
-  const match = prefix === '' ? "ticker NOT SIMILAR TO '[A-Z]:.*'" : 'starts_with(ticker, $3)';
-  const rows = await ctx.store.all<{ ticker: string }>(
-    `SELECT ticker FROM bars WHERE t >= $1 AND t < $2 AND ${match}
-     UNION SELECT ticker FROM trades WHERE sip_timestamp >= $1 * 1000000 AND sip_timestamp < $2 * 1000000 AND ${match}
-     ORDER BY ticker`,
-    prefix === '' ? [BigInt(startMs), BigInt(endMs)] : [BigInt(startMs), BigInt(endMs), prefix],
-  );
-  return rows.map((r) => r.ticker);
 }

@@ -5,6 +5,7 @@ import { currencyConversion, lastCryptoTrade, lastForexQuote } from '../../opera
 import { historicTicks } from '../../operations/trades-quotes.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, badRequest, notFound, sendJson } from '../http.js';
+import { intersect } from '../listing/where.js';
 import {
   dailyBar,
   lastQuote,
@@ -14,8 +15,8 @@ import {
   roundPrice,
   roundVolume,
 } from '../market/index.js';
+import { queryTicks, queryTrades } from '../market/ticks.js';
 import { FOREX_EXCHANGE_ID } from '../snapshots/v2-snapshot.js';
-import type { SqlValue } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import { dayStartNs, parseRequest, routePattern } from '../validate.js';
 
@@ -123,7 +124,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const started = performance.now();
     const { values, from, to } = pairOf(c, forexTicks);
     const date = (values.get('date') as { date: string }).date;
-    const rows = await historicRows<QuoteRow>(ctx, 'quotes', `C:${from}${to}`, date, values);
+    const rows = await historicRows(ctx, 'quotes', `C:${from}${to}`, date, values);
     const ticks = rows.map((r) => {
       const tick: Record<string, unknown> = {};
       if (r.ask_price !== null) tick.a = r.ask_price;
@@ -148,7 +149,7 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const started = performance.now();
     const { values, from, to } = pairOf(c, cryptoTicks);
     const date = (values.get('date') as { date: string }).date;
-    const rows = await historicRows<TradeRow>(ctx, 'trades', `X:${from}${to}`, date, values);
+    const rows = await historicRows(ctx, 'trades', `X:${from}${to}`, date, values);
     return sendJson(c, {
       day: date,
       map: { c: 'conditions', i: 'id', p: 'price', s: 'size', t: 'timestamp', x: 'exchange' },
@@ -166,13 +167,11 @@ export function forexCryptoRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const date = (values.get('date') as { date: string }).date;
     const bar = await dailyBar(ctx.store, ticker, date, { adjusted: values.get('adjusted') !== false });
     if (!bar) throw notFound();
-    const day = (offset: number, order: 'ASC' | 'DESC') =>
-      ctx.store.all<TradeRow>(
-        `SELECT * FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
-          ORDER BY sip_timestamp ${order}, sequence_number ${order} LIMIT 2`,
-        [ticker, dayStartNs(date, 'UTC', 0), dayStartNs(date, 'UTC', 1 + offset)],
-      );
-    const [first, last] = await Promise.all([day(0, 'ASC'), day(0, 'DESC')]);
+    const day = { gte: dayStartNs(date, 'UTC', 0), lt: dayStartNs(date, 'UTC', 1) };
+    const [first, last] = await Promise.all([
+      queryTrades(ctx.store, { ticker, bounds: day, desc: false, limit: 2 }),
+      queryTrades(ctx.store, { ticker, bounds: day, desc: true, limit: 2 }),
+    ]);
     return sendJson(c, {
       symbol: `${from}-${to}`,
       isUTC: true,
@@ -199,26 +198,23 @@ function cryptoTradeJson(row: TradeRow): Record<string, unknown> {
 }
 
 /** Ticks of one UTC day after the `offset` (ms), oldest first, at most `limit`. */
-function historicRows<T>(
+function historicRows(
   ctx: ServerContext,
   table: 'quotes' | 'trades',
   ticker: string,
   date: string,
   values: ReadonlyMap<string, unknown>,
-): Promise<T[]> {
+): Promise<(TradeRow & QuoteRow)[]> {
   const offset = values.get('offset') as number | undefined;
   const limit = (values.get('limit') as number | undefined) ?? 100;
-  const params: SqlValue[] = [ticker, dayStartNs(date, 'UTC', 0), dayStartNs(date, 'UTC', 1)];
-  let extra = '';
-  if (offset !== undefined) {
-    // The offset is the `t` (ms) of the last tick seen: resume after that millisecond.
-    params.push((BigInt(offset) + 1n) * 1_000_000n);
-    extra = ` AND sip_timestamp >= $${params.length}`;
-  }
-  params.push(BigInt(limit));
-  return ctx.store.all<T>(
-    `SELECT * FROM ${table} WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3${extra}
-      ORDER BY sip_timestamp, sequence_number LIMIT $${params.length}`,
-    params,
-  );
+  return queryTicks(ctx.store, table, {
+    ticker,
+    bounds: intersect(
+      { gte: dayStartNs(date, 'UTC', 0), lt: dayStartNs(date, 'UTC', 1) },
+      // The offset is the `t` (ms) of the last tick seen: resume after that millisecond.
+      offset === undefined ? {} : { gte: (BigInt(offset) + 1n) * 1_000_000n },
+    ),
+    desc: false,
+    limit,
+  });
 }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { ServerContext } from '../context.js';
 import type { AppEnv } from '../http.js';
 import { aggregateRoutes } from './aggregates.js';
+import { crossAssetRoutes } from './cross-asset.js';
 import { forexCryptoRoutes } from './forex-crypto.js';
 import { indicatorRoutes } from './indicators.js';
 import { lastRoutes } from './last.js';
@@ -9,6 +10,7 @@ import { marketStatusRoutes } from './market-status.js';
 import { optionsSnapshotRoutes } from './options-snapshots.js';
 import { referenceRoutes } from './reference.js';
 import { snapshotRoutes } from './snapshots.js';
+import { stocksReferenceRoutes } from './stocks-reference.js';
 import { tradesQuotesRoutes } from './trades-quotes.js';
 
 /** A route module registers the routes of one API family on the app. */
@@ -23,6 +25,8 @@ export const routeModules: readonly RouteModule[] = [
   forexCryptoRoutes,
   snapshotRoutes,
   optionsSnapshotRoutes,
+  crossAssetRoutes,
   referenceRoutes,
+  stocksReferenceRoutes,
   marketStatusRoutes,
 ];

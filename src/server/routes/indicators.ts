@@ -4,8 +4,8 @@ import { expandPath } from '../../core/path.js';
 import { aggregateBars } from '../../operations/aggregates.js';
 import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import type { ServerContext } from '../context.js';
-import { nextUrl } from '../cursor.js';
-import { type AppEnv, badRequest, originOf, sendJson } from '../http.js';
+import { type AppEnv, originOf, sendJson } from '../http.js';
+import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
 import { assetClassOf, type Bar, firstDataTime, marketTimeZone, queryBars } from '../market/index.js';
 import * as calc from '../market/indicators.js';
 import type { BarTimespan } from '../market/windows.js';
@@ -63,10 +63,8 @@ async function indicator(
   const bounds = timestampBounds(v, marketTimeZone(ticker));
   let lo = bounds.gte === undefined ? -Infinity : Number((bounds.gte + 999_999n) / 1_000_000n);
   let hi = bounds.lt === undefined ? Infinity : Number((bounds.lt + 999_999n) / 1_000_000n) - 1;
-  const pos = req.fromCursor ? req.query.get('pos') : null;
-  if (pos !== null) {
-    if (!/^\d{1,16}$/.test(pos))
-      throw badRequest('The cursor is malformed; use the next_url of a previous response as is.');
+  const [pos] = keysetPosition(req, ['int']) ?? [];
+  if (pos !== undefined) {
     if (desc) hi = Math.min(hi, Number(pos) - 1);
     else lo = Math.max(lo, Number(pos) + 1);
   }
@@ -112,10 +110,13 @@ async function indicator(
       if (x !== undefined) values.push({ timestamp: (bars[i] as Bar).t, value: x });
     });
   }
-  let selected = values.filter((x) => (x.timestamp as number) >= lo && (x.timestamp as number) <= hi);
-  if (desc) selected.reverse();
-  const more = selected.length > limit;
-  selected = selected.slice(0, limit);
+  const inRange = values.filter((x) => (x.timestamp as number) >= lo && (x.timestamp as number) <= hi);
+  if (desc) inRange.reverse();
+  const page = keysetPage(c, req, inRange, limit, (x) => [x.timestamp as number], {
+    limit: String(limit),
+    order: desc ? 'desc' : 'asc',
+  });
+  const selected = page.rows;
 
   const fromMs = bars[0]?.t ?? 0;
   const toMs = bars[bars.length - 1]?.t ?? 0;
@@ -128,22 +129,11 @@ async function indicator(
       .filter((b) => shown.has(b.t))
       .map(aggregateJson);
   }
-  let next: string | undefined;
-  const last = selected[selected.length - 1];
-  if (more && last) {
-    const state = new URLSearchParams();
-    for (const [k, val] of req.query)
-      if (k !== 'pos' && k !== 'cursor' && k !== 'apiKey') state.append(k, val);
-    state.set('limit', String(limit));
-    state.set('order', desc ? 'desc' : 'asc');
-    state.set('pos', String(last.timestamp));
-    next = nextUrl(originOf(c), new URL(c.req.url).pathname, state);
-  }
   return sendJson(c, {
     results: { underlying, values: selected },
     status: 'OK',
     request_id: c.get('requestId'),
-    ...(next !== undefined && { next_url: next }),
+    ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
   });
 }
 

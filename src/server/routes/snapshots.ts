@@ -1,4 +1,3 @@
-import { listValue } from '@duckdb/node-api';
 import type { Context, Hono } from 'hono';
 import type { TickerPrefix } from '../../core/operation.js';
 import { decodeParam } from '../../core/wire-values.js';
@@ -12,8 +11,8 @@ import {
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
-import { Where } from '../listing/where.js';
 import type { AssetClass } from '../market/now.js';
+import { listMarketTickers, marketTickers, tickerNames } from '../market/reference.js';
 import { indexSnapshot } from '../snapshots/index-snapshot.js';
 import { latestQuoteBars } from '../snapshots/latest-bars.js';
 import { CRYPTO_EXCHANGE_ID, type V2Market, type V2Snapshot, v2Snapshot } from '../snapshots/v2-snapshot.js';
@@ -40,23 +39,6 @@ const MOVER_MIN_VOLUME = 10_000;
 /** A ticker with its market prefix: the prefix is optional in requests, as the client adds it anyway. */
 function withPrefix(ticker: string, prefix: TickerPrefix | ''): string {
   return prefix === '' || /^[A-Z]:/i.test(ticker) ? ticker : `${prefix}${ticker}`;
-}
-
-/** The tickers of a market that the store knows, in ticker order; only `wanted` ones when given. */
-async function marketTickers(store: Store, market: string, wanted?: readonly string[]): Promise<string[]> {
-  if (wanted) {
-    const rows = await store.all<{ ticker: string }>(
-      'SELECT ticker FROM tickers WHERE market = $1 AND ticker IN (SELECT unnest($2::VARCHAR[]))',
-      [market, listValue([...wanted])],
-    );
-    const known = new Set(rows.map((r) => r.ticker));
-    return [...new Set(wanted)].filter((t) => known.has(t));
-  }
-  const rows = await store.all<{ ticker: string }>(
-    'SELECT ticker FROM tickers WHERE market = $1 AND active ORDER BY ticker',
-    [market],
-  );
-  return rows.map((r) => r.ticker);
 }
 
 /**
@@ -138,7 +120,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const req = parseRequest(indicesSnapshot, c, { limit: 10 });
     const v = req.values;
     const limit = typeof v.get('limit') === 'number' ? (v.get('limit') as number) : 10;
-    const order = v.get('order') === 'desc' ? 'DESC' : 'ASC';
+    const order = v.get('order') === 'desc' ? 'desc' : 'asc';
     const nowMs = await ctx.now('indices');
     const offset = pageOffset(req);
     const anyOf = v.get('ticker.any_of');
@@ -148,10 +130,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       // Requested tickers answer in request order; unknown ones as NOT_FOUND items inside the 200.
       const page = anyOf.slice(offset, offset + limit + 1);
       fetched = page.length;
-      const rows = await ctx.store.all<{ ticker: string; name: string | null }>(
-        "SELECT ticker, name FROM tickers WHERE market = 'indices'",
-      );
-      const names = new Map(rows.map((r) => [r.ticker, r.name]));
+      const names = await tickerNames(ctx.store, 'indices');
       for (const asked of page.slice(0, limit)) {
         const ticker = names.has(asked) ? asked : names.has(`I:${asked}`) ? `I:${asked}` : undefined;
         if (ticker === undefined)
@@ -159,11 +138,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         else results.push(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs));
       }
     } else {
-      const where = new Where().raw("market = 'indices'").field(v, 'ticker', 'ticker');
-      const rows = await ctx.store.all<{ ticker: string; name: string | null }>(
-        `SELECT ticker, name FROM tickers${where} ORDER BY ticker ${order} LIMIT ${limit + 1} OFFSET ${offset}`,
-        where.params,
-      );
+      const rows = await listMarketTickers(ctx.store, 'indices', v, order, { limit, offset });
       fetched = rows.length;
       for (const r of rows.slice(0, limit))
         results.push(await indexSnapshot(ctx.store, r.ticker, r.name, nowMs));

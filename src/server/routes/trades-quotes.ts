@@ -3,19 +3,13 @@ import type { OperationSpec } from '../../core/operation.js';
 import { NEW_YORK } from '../../dates/time-zone.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { ServerContext } from '../context.js';
-import { nextUrl } from '../cursor.js';
-import { type AppEnv, badRequest, originOf, put, sendJson } from '../http.js';
+import { type AppEnv, put, sendJson } from '../http.js';
+import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
+import { intersect } from '../listing/where.js';
 import { decimalString, marketTimeZone, normaliseLists } from '../market/index.js';
-import type { SqlValue } from '../store/store.js';
+import { queryTicks } from '../market/ticks.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
-import {
-  dayStartNs,
-  type NsBounds,
-  parseRequest,
-  routePattern,
-  type ServerDefaults,
-  timestampBounds,
-} from '../validate.js';
+import { dayStartNs, parseRequest, routePattern, type ServerDefaults, timestampBounds } from '../validate.js';
 
 /** The service's defaults for v3 lists: newest first, 1000 per page. */
 const V3_DEFAULTS: ServerDefaults = { order: 'desc', sort: 'timestamp', limit: 1000 };
@@ -36,9 +30,6 @@ export function tradesQuotesRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
   app.get(routePattern(v2Quotes), (c) => v2Ticks(c, ctx, v2Quotes, 'quotes'));
 }
 
-/** Where the next page resumes: after (asc) or before (desc) this (timestamp, sequence number). */
-const POSITION = /^(\d{1,20})\.(\d{1,20})$/;
-
 async function v3List(
   c: Context<AppEnv>,
   ctx: ServerContext,
@@ -47,63 +38,28 @@ async function v3List(
 ): Promise<Response> {
   const req = parseRequest(op, c, V3_DEFAULTS);
   const ticker = req.values.get('ticker') as string;
-  const bounds = timestampBounds(req.values, marketTimeZone(ticker));
   const desc = req.values.get('order') !== 'asc';
   const limit = req.values.get('limit') as number;
-  let after: { ts: bigint; seq: bigint } | undefined;
-  const pos = req.fromCursor ? req.query.get('pos') : null;
-  if (pos !== null) {
-    const m = POSITION.exec(pos);
-    if (!m) throw badRequest('The cursor is malformed; use the next_url of a previous response as is.');
-    after = { ts: BigInt(m[1] as string), seq: BigInt(m[2] as string) };
-  }
-  const where = ['ticker = $1'];
-  const params: SqlValue[] = [ticker];
-  addBounds(where, params, bounds);
-  if (after) {
-    params.push(after.ts, after.seq);
-    const n = params.length;
-    where.push(`(sip_timestamp, sequence_number) ${desc ? '<' : '>'} ($${n - 1}, $${n})`);
-  }
-  const dir = desc ? 'DESC' : 'ASC';
-  params.push(BigInt(limit + 1));
-  const rows = await ctx.store.all<TradeRow & QuoteRow>(
-    `SELECT * FROM ${table} WHERE ${where.join(' AND ')}
-      ORDER BY sip_timestamp ${dir}, sequence_number ${dir} LIMIT $${params.length}`,
-    params,
-  );
-  const more = rows.length > limit;
-  // The store may share result arrays between requests (its cache): never trimmed in place.
-  const page = more ? rows.slice(0, limit) : rows;
-  const results = page.map((r) => (table === 'trades' ? tradeJson(ticker, r) : quoteJson(ticker, r)));
-  let next: string | undefined;
-  const last = page[page.length - 1];
-  if (more && last) {
-    const state = new URLSearchParams();
-    for (const [k, v] of req.query) if (k !== 'pos' && k !== 'cursor' && k !== 'apiKey') state.append(k, v);
-    state.set('order', desc ? 'desc' : 'asc');
-    state.set('limit', String(limit));
-    state.set('sort', 'timestamp');
-    state.set('pos', `${last.sip_timestamp}.${last.sequence_number}`);
-    next = nextUrl(originOf(c), new URL(c.req.url).pathname, state);
-  }
+  const after = keysetPosition(req, ['int', 'int']);
+  const rows = await queryTicks(ctx.store, table, {
+    ticker,
+    bounds: timestampBounds(req.values, marketTimeZone(ticker)),
+    desc,
+    limit: limit + 1,
+    ...(after && { after }),
+  });
+  const page = keysetPage(c, req, rows, limit, (r) => [r.sip_timestamp, r.sequence_number], {
+    order: desc ? 'desc' : 'asc',
+    limit: String(limit),
+    sort: 'timestamp',
+  });
+  const results = page.rows.map((r) => (table === 'trades' ? tradeJson(ticker, r) : quoteJson(ticker, r)));
   return sendJson(c, {
     results,
     status: 'OK',
     request_id: c.get('requestId'),
-    ...(next !== undefined && { next_url: next }),
+    ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
   });
-}
-
-function addBounds(where: string[], params: SqlValue[], b: NsBounds): void {
-  if (b.gte !== undefined) {
-    params.push(b.gte);
-    where.push(`sip_timestamp >= $${params.length}`);
-  }
-  if (b.lt !== undefined) {
-    params.push(b.lt);
-    where.push(`sip_timestamp < $${params.length}`);
-  }
 }
 
 /** A v3 trade record in the shape of the ticker's asset class. */
@@ -208,23 +164,17 @@ async function v2Ticks(
   const limit = req.values.get('limit') as number;
   const offset = req.values.get('timestamp') as bigint | undefined;
   const until = req.values.get('timestampLimit') as bigint | undefined;
-  const where = ['ticker = $1', 'sip_timestamp >= $2', 'sip_timestamp < $3'];
-  const params: SqlValue[] = [ticker, dayStartNs(date, NEW_YORK, 0), dayStartNs(date, NEW_YORK, 1)];
-  if (offset !== undefined) {
-    params.push(offset);
-    where.push(`sip_timestamp ${reverse ? '<' : '>'} $${params.length}`);
-  }
-  if (until !== undefined) {
-    params.push(until);
-    where.push(`sip_timestamp <= $${params.length}`);
-  }
-  const dir = reverse ? 'DESC' : 'ASC';
-  params.push(BigInt(limit));
-  const rows = await ctx.store.all<TradeRow & QuoteRow>(
-    `SELECT * FROM ${table} WHERE ${where.join(' AND ')}
-      ORDER BY sip_timestamp ${dir}, sequence_number ${dir} LIMIT $${params.length}`,
-    params,
-  );
+  // `timestamp` is exclusive: results strictly after it, or before it when reversed.
+  const rows = await queryTicks(ctx.store, table, {
+    ticker,
+    bounds: intersect(
+      { gte: dayStartNs(date, NEW_YORK, 0), lt: dayStartNs(date, NEW_YORK, 1) },
+      offset === undefined ? {} : reverse ? { lt: offset } : { gte: offset + 1n },
+      until === undefined ? {} : { lt: until + 1n },
+    ),
+    desc: reverse,
+    limit,
+  });
   const results = rows.map((row) => {
     const r = normaliseLists(row);
     const out: Record<string, unknown> = { T: ticker, t: r.sip_timestamp };

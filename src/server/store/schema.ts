@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -108,5 +108,13 @@ export const MIGRATIONS: readonly string[] = [
     strike_price DOUBLE NOT NULL,
     shares_per_contract DOUBLE NOT NULL DEFAULT 100,
     primary_exchange VARCHAR);
+  `,
+  `
+  -- Reference records with no file source, loaded from saved API responses (mdq ingest json): each
+  -- record as the API sent it (JSON text), by kind (dividends, news, financials, ...) and id (its own,
+  -- else a digest of its content); ticker and date are what listings filter and sort on.
+  CREATE TABLE IF NOT EXISTS reference_records (
+    kind VARCHAR NOT NULL, id VARCHAR NOT NULL, ticker VARCHAR, date VARCHAR, body VARCHAR NOT NULL,
+    PRIMARY KEY (kind, id));
   `,
 ];

@@ -1,0 +1,271 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { AbortError } from '../../core/errors.js';
+import type { SqlValue, Store } from '../store/store.js';
+import { IngestError, isIngestError } from './ingest-error.js';
+import type { IngestOptions, IngestSummary } from './run-jobs.js';
+import { emptyCounts, type RowCounts } from './staging.js';
+
+/**
+ * Loading reference data that has no file source (dividends, news, financials, ticker details, related
+ * companies, IPOs, splits, ticker events) from saved API responses, so that the server answers them.
+ */
+
+/** The kinds of reference records `ingestJson` loads. */
+export const JSON_KINDS = [
+  'dividends',
+  'news',
+  'financials',
+  'ticker_details',
+  'related_companies',
+  'ipos',
+  'splits',
+  'ticker_events',
+] as const;
+
+/** A kind of reference record. */
+export type JsonKind = (typeof JSON_KINDS)[number];
+
+/** Options of {@link ingestJson}. */
+export interface JsonIngestOptions extends IngestOptions {
+  /** The kind of every file's records; inferred from each file's content when absent. */
+  kind?: JsonKind;
+}
+
+/** What {@link ingestJson} did: the ingest summary, with the reference records written. */
+export interface JsonIngestSummary extends IngestSummary {
+  rows: RowCounts & { reference_records: number };
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const has = (r: Json, ...keys: string[]) => keys.every((k) => Object.hasOwn(r, k));
+
+/** The kind of a record from its fields, or undefined. */
+function kindOfRecord(r: Json): JsonKind | undefined {
+  if (has(r, 'execution_date') && (has(r, 'split_from') || has(r, 'split_to'))) return 'splits';
+  if (has(r, 'ex_dividend_date') || (has(r, 'cash_amount') && has(r, 'ticker'))) return 'dividends';
+  if (has(r, 'article_url') || (has(r, 'published_utc') && has(r, 'publisher'))) return 'news';
+  if (isObject(r.financials)) return 'financials';
+  if (has(r, 'ipo_status') || has(r, 'issuer_name')) return 'ipos';
+  if (Array.isArray(r.events)) return 'ticker_events';
+  if (has(r, 'ticker') && (has(r, 'market') || has(r, 'name') || has(r, 'locale'))) return 'ticker_details';
+  return undefined;
+}
+
+/** A record and the kind the file's content gives it. */
+interface Found {
+  kind: JsonKind | undefined;
+  record: Json;
+}
+
+/**
+ * The records of one response body: `results` (a list, or one object for details and events), or the
+ * body itself as a record. A related-companies body (`{ticker | stock_symbol, results: [{ticker}]}`) is
+ * one record.
+ */
+function recordsOfBody(body: Json): Found[] {
+  const results = body.results;
+  // The service names the ticker asked about `ticker` or `stock_symbol`.
+  const parent = text(body.ticker) ?? text(body.stock_symbol);
+  if (
+    parent !== null &&
+    Array.isArray(results) &&
+    results.every((r) => isObject(r) && Object.keys(r).every((k) => k === 'ticker'))
+  ) {
+    return [{ kind: 'related_companies', record: { ticker: parent, results } }];
+  }
+  if (Array.isArray(results)) return results.filter(isObject).map((record) => ({ kind: undefined, record }));
+  if (isObject(results)) return [{ kind: undefined, record: results }];
+  return [{ kind: undefined, record: body }];
+}
+
+/**
+ * The records a file holds: a response body (`{results: …}`), a list of pages (bodies) or of records,
+ * or ndjson (one record or body per line).
+ */
+export function parseJsonRecords(text: string, file: string): Found[] {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new IngestError({ file }, 'is empty');
+  let values: unknown[];
+  try {
+    const whole: unknown = JSON.parse(trimmed);
+    values = Array.isArray(whole) ? whole : [whole];
+  } catch {
+    values = [];
+    for (const [i, line] of trimmed.split(/\r?\n/).entries()) {
+      if (line.trim() === '') continue;
+      try {
+        values.push(JSON.parse(line));
+      } catch (e) {
+        throw new IngestError({ file, line: i + 1 }, `is neither JSON nor ndjson (${(e as Error).message})`);
+      }
+    }
+  }
+  const out: Found[] = [];
+  for (const v of values) {
+    if (!isObject(v)) throw new IngestError({ file }, 'holds a value that is not a JSON object');
+    if (Object.hasOwn(v, 'results') || Object.hasOwn(v, 'status')) out.push(...recordsOfBody(v));
+    else out.push({ kind: undefined, record: v });
+  }
+  return out;
+}
+
+/** One row of `reference_records`. */
+interface RecordRow {
+  kind: JsonKind;
+  id: string;
+  ticker: string | null;
+  date: string | null;
+  body: string;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** The ticker and date a record is listed by, per kind. */
+function keysOf(kind: JsonKind, r: Json): { ticker: string | null; date: string | null } {
+  const firstTicker = Array.isArray(r.tickers) ? text(r.tickers[0]) : null;
+  switch (kind) {
+    case 'dividends':
+      return { ticker: text(r.ticker), date: text(r.ex_dividend_date) };
+    case 'news':
+      return { ticker: firstTicker, date: text(r.published_utc) };
+    case 'financials':
+      return { ticker: firstTicker, date: text(r.filing_date) };
+    case 'ipos':
+      return { ticker: text(r.ticker), date: text(r.listing_date) };
+    case 'ticker_events': {
+      const events = Array.isArray(r.events) ? r.events.filter(isObject) : [];
+      const newest = [...events].sort((a, b) => String(b.date).localeCompare(String(a.date)))[0];
+      const change = newest && isObject(newest.ticker_change) ? text(newest.ticker_change.ticker) : null;
+      return { ticker: change, date: newest ? text(newest.date) : null };
+    }
+    case 'ticker_details':
+      return { ticker: text(r.ticker), date: text(r.list_date) };
+    default:
+      return { ticker: text(r.ticker), date: text(r.execution_date) };
+  }
+}
+
+/**
+ * The row of a record: its id is its own `id` (news, dividends, splits), the ticker for details,
+ * related companies and events (one per ticker: a newer file replaces it), else a digest of its content.
+ */
+function rowOf(kind: JsonKind, r: Json): RecordRow {
+  const body = JSON.stringify(r);
+  const keys = keysOf(kind, r);
+  const perTicker = kind === 'ticker_details' || kind === 'related_companies' || kind === 'ticker_events';
+  const own = r.id === undefined || r.id === null ? null : text(String(r.id));
+  const id = perTicker ? keys.ticker : own;
+  return { kind, id: id ?? digest(body), ...keys, body };
+}
+
+/** A split record as the `splits` table stores it. */
+function splitOf(r: Json, file: string): [string, string, number, number] {
+  const ticker = text(r.ticker);
+  const date = text(r.execution_date);
+  const from = Number(r.split_from);
+  const to = Number(r.split_to);
+  if (!ticker || !date || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !(from > 0) || !(to > 0)) {
+    throw new IngestError(
+      { file },
+      `has a split without a ticker, an execution_date (YYYY-MM-DD) and positive split_from and split_to: ${JSON.stringify(r).slice(0, 200)}`,
+    );
+  }
+  return [ticker, date, from, to];
+}
+
+/**
+ * Loads saved API responses into the store, each file in one transaction: all its records land, or
+ * none do. Content already ingested (by sha256) is skipped; a record already stored (same kind and
+ * id) is replaced, so loading overlapping files twice leaves one copy. Splits go to the `splits` table
+ * (used for adjusting bars too), everything else to `reference_records`.
+ *
+ * @throws IngestError for a file that cannot be read, is not JSON, or whose kind cannot be told (give
+ *   `kind`); with `continueOnError` such files are listed in the summary instead.
+ */
+export async function ingestJson(
+  store: Store,
+  files: readonly string[],
+  options: JsonIngestOptions = {},
+): Promise<JsonIngestSummary> {
+  const started = performance.now();
+  const summary: JsonIngestSummary = {
+    filesSeen: files.length,
+    filesIngested: 0,
+    filesSkipped: 0,
+    filesFailed: 0,
+    unrecognised: [],
+    errors: [],
+    rows: { ...emptyCounts(), reference_records: 0 },
+    elapsedMs: 0,
+  };
+  let rows = 0;
+  for (const [i, file] of files.entries()) {
+    if (options.signal?.aborted)
+      throw new AbortError('ingest was cancelled', { cause: options.signal.reason });
+    try {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(file);
+      } catch (e) {
+        throw new IngestError({ file }, `cannot read the file (${(e as Error).message})`, { cause: e });
+      }
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      if ((await store.all('SELECT 1 FROM ingested_files WHERE sha256 = $1', [sha256])).length > 0) {
+        summary.filesSkipped++;
+      } else {
+        const found = parseJsonRecords(bytes.toString('utf8'), file);
+        const records: RecordRow[] = [];
+        const splits: [string, string, number, number][] = [];
+        for (const f of found) {
+          const kind = options.kind ?? f.kind ?? kindOfRecord(f.record);
+          if (!kind) {
+            throw new IngestError(
+              { file },
+              `holds a record whose kind cannot be told from its fields (${Object.keys(f.record).slice(0, 8).join(', ')}); give --kind, one of ${JSON_KINDS.join(', ')}`,
+            );
+          }
+          if (kind === 'splits') splits.push(splitOf(f.record, file));
+          else records.push(rowOf(kind, f.record));
+        }
+        await store.transaction(async () => {
+          for (const r of records) {
+            await store.run('INSERT OR REPLACE INTO reference_records VALUES ($1, $2, $3, $4, $5)', [
+              r.kind,
+              r.id,
+              r.ticker,
+              r.date,
+              r.body,
+            ] as SqlValue[]);
+          }
+          for (const s of splits) {
+            await store.run(
+              `INSERT INTO splits VALUES ($1, $2::DATE, $3, $4) ON CONFLICT (ticker, execution_date)
+                DO UPDATE SET split_from = excluded.split_from, split_to = excluded.split_to`,
+              s,
+            );
+          }
+          await store.run('INSERT INTO ingested_files VALUES ($1, $2, $3, $4, now()::TIMESTAMP)', [
+            sha256,
+            file,
+            `json:${options.kind ?? 'inferred'}`,
+            BigInt(records.length + splits.length),
+          ]);
+        });
+        summary.rows.reference_records += records.length;
+        summary.rows.splits += splits.length;
+        rows += records.length + splits.length;
+        summary.filesIngested++;
+      }
+    } catch (e) {
+      if (!options.continueOnError || !isIngestError(e)) throw e;
+      summary.filesFailed++;
+      summary.errors.push(e);
+    }
+    options.onProgress?.({ filesDone: i + 1, filesTotal: files.length, file, rows });
+  }
+  summary.elapsedMs = Math.round(performance.now() - started);
+  return summary;
+}

@@ -1,0 +1,358 @@
+import type { DecodedValue } from '../../core/wire-values.js';
+import { badRequest } from '../http.js';
+import { plain, Where } from '../listing/where.js';
+import type { Store } from '../store/store.js';
+import type { OffsetWindow, Values } from './reference.js';
+
+/**
+ * Queries over reference records loaded from saved API responses (`reference_records`, written by
+ * `mdq ingest json`) and over the splits and ticker history the Lean files give.
+ */
+
+/** A stored record, parsed. */
+export type StoredRecord = Record<string, unknown>;
+
+/** SQL text of a record's field (names come from this module, never from a request). */
+const field = (name: string) => `json_extract_string(body, '$.${name}')`;
+
+const RANGES = ['gt', 'gte', 'lt', 'lte'] as const;
+const OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** One sort key: a SQL expression and its direction. */
+export interface SortKey {
+  readonly sql: string;
+  readonly desc: boolean;
+}
+
+/**
+ * The sort keys of a `sort` value of the newer endpoints: `field.asc|desc` items, comma separated
+ * (`ticker.asc,execution_date.desc`); a field alone sorts ascending.
+ * @throws HttpProblem 400 naming the value and the fields allowed.
+ */
+export function parseSortList(
+  raw: DecodedValue | undefined,
+  columns: Readonly<Record<string, string>>,
+  fallback: string,
+): SortKey[] {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? raw : fallback;
+  return value.split(',').map((item) => {
+    const m = /^([a-z_]+)(?:\.(asc|desc))?$/.exec(item.trim());
+    const sql = m ? columns[m[1] as string] : undefined;
+    if (!m || sql === undefined) {
+      throw badRequest(
+        `Invalid sort '${value}': expected field.asc or field.desc items, comma separated, with fields ${Object.keys(columns).join(', ')}.`,
+      );
+    }
+    return { sql, desc: m[2] === 'desc' };
+  });
+}
+
+const orderBy = (keys: readonly SortKey[], tie: string) =>
+  ` ORDER BY ${[...keys.map((k) => `${k.sql} ${k.desc ? 'DESC' : 'ASC'} NULLS LAST`), tie].join(', ')}`;
+
+/** A page of records of `kind` matching `where`, in `sort` order. */
+async function listRecords(
+  store: Store,
+  kind: string,
+  where: Where,
+  sort: readonly SortKey[],
+  page: OffsetWindow,
+): Promise<StoredRecord[]> {
+  where.add('kind = ?', kind);
+  const rows = await store.all<{ body: string }>(
+    `SELECT body FROM reference_records${where}${orderBy(sort, 'id')} LIMIT ${page.limit + 1} OFFSET ${page.offset}`,
+    where.params,
+  );
+  return rows.map((r) => JSON.parse(r.body) as StoredRecord);
+}
+
+/** Filters on a record field holding a date or an ISO instant: exact day and day ranges. */
+function dateFilters(where: Where, v: Values, wire: string, sql: string): void {
+  const day = `substr(${sql}, 1, 10)`;
+  const exact = v.get(wire);
+  if (exact !== undefined) where.add(`${day} = ?`, plain(exact));
+  for (const r of RANGES) {
+    const value = v.get(`${wire}.${r}`);
+    if (value !== undefined) where.add(`${day} ${OPS[r]} ?`, plain(value));
+  }
+}
+
+/** Filters on a numeric record field. */
+function numberFilters(where: Where, v: Values, wire: string, sql: string): void {
+  where.field(v, wire, `TRY_CAST(${sql} AS DOUBLE)`);
+}
+
+/** Records whose `tickers` list holds the ticker. */
+const tickersHold = `list_contains(${field('tickers[*]')}, ?)`;
+
+/** `dividend_type` of a dividend, or the one its `distribution_type` implies. */
+const DIVIDEND_TYPE = `coalesce(${field('dividend_type')}, CASE ${field('distribution_type')}
+  WHEN 'special' THEN 'SC' WHEN 'supplemental' THEN 'SC' ELSE 'CD' END)`;
+/** `distribution_type` of a dividend, or the one its `dividend_type` and frequency imply. */
+const DISTRIBUTION_TYPE = `coalesce(${field('distribution_type')}, CASE
+  WHEN ${field('dividend_type')} IN ('SC', 'LT', 'ST') THEN 'special'
+  WHEN TRY_CAST(${field('frequency')} AS INTEGER) > 0 THEN 'recurring' ELSE 'irregular' END)`;
+
+const DIVIDEND_SORT: Readonly<Record<string, string>> = {
+  ex_dividend_date: field('ex_dividend_date'),
+  pay_date: field('pay_date'),
+  declaration_date: field('declaration_date'),
+  record_date: field('record_date'),
+  cash_amount: `TRY_CAST(${field('cash_amount')} AS DOUBLE)`,
+  ticker: 'ticker',
+  frequency: `TRY_CAST(${field('frequency')} AS INTEGER)`,
+};
+
+/** Dividends (`/v3/reference/dividends`), with `dividend_type` filled in. */
+export async function listDividends(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where().field(v, 'ticker', 'ticker');
+  for (const d of ['ex_dividend_date', 'record_date', 'declaration_date', 'pay_date'])
+    dateFilters(where, v, d, field(d));
+  numberFilters(where, v, 'cash_amount', field('cash_amount'));
+  const frequency = v.get('frequency');
+  if (frequency !== undefined) where.add(`TRY_CAST(${field('frequency')} AS INTEGER) = ?`, plain(frequency));
+  const type = v.get('dividend_type');
+  if (type !== undefined) where.add(`${DIVIDEND_TYPE} = ?`, plain(type));
+  const sortKey = typeof v.get('sort') === 'string' ? (v.get('sort') as string) : 'pay_date';
+  const sort = [{ sql: DIVIDEND_SORT[sortKey] ?? DIVIDEND_SORT.pay_date, desc: v.get('order') === 'desc' }];
+  const rows = await listRecords(store, 'dividends', where, sort as SortKey[], page);
+  return rows.map((r) => {
+    if (r.dividend_type !== undefined) return r;
+    const special = r.distribution_type === 'special' || r.distribution_type === 'supplemental';
+    return { ...r, dividend_type: special ? 'SC' : 'CD' };
+  });
+}
+
+/**
+ * The product of split_from / split_to of a ticker's splits after a date: what a price before them is
+ * multiplied by to compare with prices after them.
+ */
+const factorAfter = (
+  ticker: string,
+  date: string,
+) => `coalesce((SELECT exp(sum(ln(s.split_from / s.split_to)))
+  FROM splits s WHERE s.ticker = ${ticker} AND s.execution_date > TRY_CAST(${date} AS DATE)), 1)`;
+
+/**
+ * Dividends of the newer endpoint (`/stocks/v1/dividends`): `distribution_type` filled in, and the
+ * historical adjustment factor and split-adjusted amount from the stored splits when the record has none.
+ */
+export async function listDividendsV1(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where().field(v, 'ticker', 'ticker');
+  const anyOf = v.get('ticker.any_of');
+  if (Array.isArray(anyOf)) where.anyOf('ticker', anyOf);
+  dateFilters(where, v, 'ex_dividend_date', field('ex_dividend_date'));
+  where.field(v, 'frequency', `TRY_CAST(${field('frequency')} AS INTEGER)`);
+  const type = v.get('distribution_type');
+  if (type !== undefined) where.add(`${DISTRIBUTION_TYPE} = ?`, plain(type));
+  where.add('kind = ?', 'dividends');
+  const sort = parseSortList(v.get('sort'), DIVIDEND_SORT, 'ticker.asc');
+  const rows = await store.all<{ body: string; distribution_type: string; factor: number }>(
+    `SELECT body, ${DISTRIBUTION_TYPE} AS distribution_type, ${factorAfter('ticker', field('ex_dividend_date'))} AS factor
+      FROM reference_records${where}${orderBy(sort, 'id')} LIMIT ${page.limit + 1} OFFSET ${page.offset}`,
+    where.params,
+  );
+  return rows.map((row) => {
+    const r = JSON.parse(row.body) as StoredRecord;
+    const factor =
+      typeof r.historical_adjustment_factor === 'number' ? r.historical_adjustment_factor : row.factor;
+    const out: StoredRecord = {
+      cash_amount: r.cash_amount,
+      currency: r.currency,
+      declaration_date: r.declaration_date,
+      distribution_type: row.distribution_type,
+      ex_dividend_date: r.ex_dividend_date,
+      frequency: r.frequency,
+      historical_adjustment_factor: round(factor),
+      id: r.id,
+      pay_date: r.pay_date,
+      record_date: r.record_date,
+      split_adjusted_cash_amount:
+        typeof r.split_adjusted_cash_amount === 'number'
+          ? r.split_adjusted_cash_amount
+          : typeof r.cash_amount === 'number'
+            ? round(r.cash_amount * factor)
+            : undefined,
+      ticker: r.ticker,
+    };
+    for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
+    return out;
+  });
+}
+
+/** Ten significant digits: factors are products of ratios, and their float noise is not data. */
+const round = (x: number) => Number(x.toPrecision(10));
+
+/** A split of the newer endpoint. */
+export interface SplitV1Row {
+  ticker: string;
+  execution_date: string;
+  split_from: number;
+  split_to: number;
+  adjustment_type: string;
+  historical_adjustment_factor: number;
+}
+
+const SPLIT_SORT: Readonly<Record<string, string>> = {
+  execution_date: 'day',
+  ticker: 'ticker',
+  adjustment_type: 'adjustment_type',
+};
+
+/**
+ * Splits of the newer endpoint (`/stocks/v1/splits`) from the stored splits: `adjustment_type` is
+ * forward or reverse by the ratio; the historical adjustment factor multiplies this split's ratio with
+ * those of the ticker's later splits.
+ */
+export async function listSplitsV1(store: Store, v: Values, page: OffsetWindow): Promise<SplitV1Row[]> {
+  const where = new Where().field(v, 'ticker', 'ticker').field(v, 'execution_date', 'day', '?::DATE');
+  const anyOf = v.get('ticker.any_of');
+  if (Array.isArray(anyOf)) where.anyOf('ticker', anyOf);
+  const type = v.get('adjustment_type');
+  if (type !== undefined) where.add('adjustment_type = ?', plain(type));
+  const sort = parseSortList(v.get('sort'), SPLIT_SORT, 'execution_date.desc');
+  const rows = await store.all<SplitV1Row>(
+    `SELECT * FROM (SELECT ticker, strftime(execution_date, '%Y-%m-%d') AS execution_date, execution_date AS day,
+        split_from, split_to,
+        CASE WHEN split_to >= split_from THEN 'forward_split' ELSE 'reverse_split' END AS adjustment_type,
+        exp(sum(ln(split_from / split_to)) OVER (PARTITION BY ticker ORDER BY execution_date DESC
+          ROWS UNBOUNDED PRECEDING)) AS historical_adjustment_factor
+      FROM splits)${where}${orderBy(sort, 'ticker')} LIMIT ${page.limit + 1} OFFSET ${page.offset}`,
+    where.params,
+  );
+  return rows.map((r) => {
+    const { day: _day, ...rest } = r as SplitV1Row & { day?: unknown };
+    return { ...rest, historical_adjustment_factor: round(r.historical_adjustment_factor) };
+  });
+}
+
+/** News articles (`/v2/reference/news`), newest first by default. */
+export function listNews(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where();
+  const ticker = v.get('ticker');
+  if (typeof ticker === 'string') where.add(tickersHold, ticker);
+  for (const r of RANGES) {
+    const value = v.get(`ticker.${r}`);
+    if (value !== undefined) where.add(`ticker ${OPS[r]} ?`, plain(value));
+  }
+  dateFilters(where, v, 'published_utc', 'date');
+  return listRecords(store, 'news', where, [{ sql: 'date', desc: v.get('order') !== 'asc' }], page);
+}
+
+const SOURCE_KEYS = new Set(['derived_from', 'formula', 'source', 'xpath']);
+
+/** Financials (`/vX/reference/financials`); without `include_sources` the values' sources are left out. */
+export async function listFinancials(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where();
+  const ticker = v.get('ticker');
+  if (typeof ticker === 'string') where.add(tickersHold, ticker);
+  for (const [wire, name] of [
+    ['cik', 'cik'],
+    ['company_name', 'company_name'],
+    ['sic', 'sic'],
+    ['timeframe', 'timeframe'],
+  ] as const) {
+    const value = v.get(wire);
+    if (value !== undefined) where.add(`${field(name)} = ?`, plain(value));
+  }
+  const search = v.get('company_name.search');
+  if (typeof search === 'string')
+    where.add(`strpos(lower(${field('company_name')}), ?) > 0`, search.toLowerCase());
+  dateFilters(where, v, 'filing_date', field('filing_date'));
+  dateFilters(where, v, 'period_of_report_date', field('end_date'));
+  const column = v.get('sort') === 'period_of_report_date' ? field('end_date') : field('filing_date');
+  const rows = await listRecords(
+    store,
+    'financials',
+    where,
+    [{ sql: column, desc: v.get('order') === 'desc' }],
+    page,
+  );
+  return v.get('include_sources') === true ? rows : rows.map(withoutSources);
+}
+
+function withoutSources(r: StoredRecord): StoredRecord {
+  const statements = r.financials as Record<string, Record<string, Record<string, unknown>>> | undefined;
+  if (!statements) return r;
+  const financials: Record<string, unknown> = {};
+  for (const [name, statement] of Object.entries(statements)) {
+    const points: Record<string, unknown> = {};
+    for (const [key, point] of Object.entries(statement ?? {})) {
+      points[key] = Object.fromEntries(Object.entries(point ?? {}).filter(([k]) => !SOURCE_KEYS.has(k)));
+    }
+    financials[name] = points;
+  }
+  return { ...r, financials };
+}
+
+/** A stored record of `kind` by its id (the ticker for per-ticker kinds), or undefined. */
+export async function recordById(store: Store, kind: string, id: string): Promise<StoredRecord | undefined> {
+  const where = new Where().add('kind = ?', kind).add('id = ?', id);
+  const rows = await store.all<{ body: string }>(`SELECT body FROM reference_records${where}`, where.params);
+  return rows[0] ? (JSON.parse(rows[0].body) as StoredRecord) : undefined;
+}
+
+/** One ticker change: the symbol in use from `date` on. */
+export interface TickerChange {
+  date: string;
+  ticker: string;
+}
+
+/**
+ * The symbols a company (by its ticker today, or any symbol it had) has used, newest first, from the
+ * ticker history of the map files: each symbol from the day after the previous one's last day (the first
+ * from the history's first day). Undefined when the store has no history of it.
+ */
+export async function tickerChanges(
+  store: Store,
+  id: string,
+): Promise<{ ticker: string; changes: TickerChange[] } | undefined> {
+  const owner = new Where();
+  const given = owner.param(id);
+  owner.raw(`(ticker = ${given} OR upper(symbol) = ${given})`);
+  const owners = await store.all<{ ticker: string }>(
+    `SELECT DISTINCT ticker FROM ticker_history${owner} ORDER BY ticker`,
+    owner.params,
+  );
+  const ticker = owners.find((o) => o.ticker === id)?.ticker ?? owners[0]?.ticker;
+  if (ticker === undefined) return undefined;
+  const of = new Where().add('ticker = ?', ticker);
+  const rows = await store.all<{ date: string; symbol: string }>(
+    `SELECT strftime(date, '%Y-%m-%d') AS date, upper(symbol) AS symbol FROM ticker_history${of} ORDER BY date`,
+    of.params,
+  );
+  const changes: TickerChange[] = [];
+  let previousEnd: string | undefined;
+  for (const r of rows) {
+    const last = changes[changes.length - 1];
+    if (!last || last.ticker !== r.symbol) {
+      changes.push({ date: previousEnd === undefined ? r.date : nextDay(previousEnd), ticker: r.symbol });
+    }
+    previousEnd = r.date;
+  }
+  return { ticker, changes: changes.reverse() };
+}
+
+const nextDay = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+const IPO_SORT: Readonly<Record<string, string>> = {
+  listing_date: 'date',
+  ticker: 'ticker',
+  last_updated: field('last_updated'),
+  issuer_name: field('issuer_name'),
+  announced_date: field('announced_date'),
+};
+
+/** IPOs (`/vX/reference/ipos`), newest listing first by default. */
+export function listIpos(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where().field(v, 'ticker', 'ticker');
+  for (const name of ['us_code', 'isin', 'ipo_status']) {
+    const value = v.get(name);
+    if (value !== undefined) where.add(`${field(name)} = ?`, plain(value));
+  }
+  dateFilters(where, v, 'listing_date', 'date');
+  const sortKey = typeof v.get('sort') === 'string' ? (v.get('sort') as string) : 'listing_date';
+  const sort = [{ sql: IPO_SORT[sortKey] ?? 'date', desc: v.get('order') !== 'asc' }];
+  return listRecords(store, 'ipos', where, sort, page);
+}

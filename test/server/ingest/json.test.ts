@@ -1,0 +1,113 @@
+/**
+ * `ingestJson`: saved API responses (real recorded bodies from ../shared/reference) load into the store
+ * atomically per file and idempotently, in any of the layouts the CLI writes.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ingestJson } from '../../../src/server/ingest/json.js';
+import { Store } from '../../../src/server/store/store.js';
+import { hasShared, recordedDir } from '../../support/shared.js';
+
+const DIVIDENDS = `${recordedDir}v3/reference/dividends.json`;
+const NEWS = `${recordedDir}v2/reference/news&ticker=NFLX.json`;
+const FINANCIALS = `${recordedDir}vX/reference/financials.json`;
+const DETAILS = `${recordedDir}v3/reference/tickers/AAPL.json`;
+const EVENTS = `${recordedDir}vX/reference/tickers/META/events&types=ticker_change.json`;
+const SPLITS = `${recordedDir}v3/reference/splits.json`;
+
+const resultsOf = (file: string) => JSON.parse(readFileSync(file, 'utf8')).results;
+
+async function withStore(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mdq-json-'));
+  const store = await Store.open(join(dir, 'db.duckdb'));
+  try {
+    await fn(store, dir);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const count = async (store: Store, kind: string) =>
+  Number(
+    (await store.all<{ n: bigint }>('SELECT count(*) AS n FROM reference_records WHERE kind = $1', [kind]))[0]
+      ?.n,
+  );
+
+describe('mdq ingest json', () => {
+  test('recorded responses of each kind load, the kind inferred from the content', async (t) => {
+    if (!hasShared(t, DIVIDENDS)) return;
+    await withStore(async (store) => {
+      const summary = await ingestJson(store, [DIVIDENDS, NEWS, FINANCIALS, DETAILS, EVENTS, SPLITS]);
+      assert.equal(summary.filesIngested, 6);
+      assert.equal(await count(store, 'dividends'), resultsOf(DIVIDENDS).length);
+      assert.equal(await count(store, 'news'), resultsOf(NEWS).length);
+      assert.equal(await count(store, 'financials'), resultsOf(FINANCIALS).length);
+      assert.equal(await count(store, 'ticker_details'), 1);
+      assert.equal(await count(store, 'ticker_events'), 1);
+      const splits = resultsOf(SPLITS) as { ticker: string; execution_date: string }[];
+      assert.equal(summary.rows.splits, splits.length);
+      const stored = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM splits');
+      assert.equal(Number(stored[0]?.n), new Set(splits.map((s) => `${s.ticker}|${s.execution_date}`)).size);
+      assert.equal(
+        summary.rows.reference_records,
+        (await store.all('SELECT * FROM reference_records')).length,
+      );
+    });
+  });
+
+  test('the same records again, as the same file, as ndjson or as a list of pages, leave one copy', async (t) => {
+    if (!hasShared(t, DIVIDENDS)) return;
+    await withStore(async (store, dir) => {
+      await ingestJson(store, [DIVIDENDS]);
+      const n = await count(store, 'dividends');
+      const again = await ingestJson(store, [DIVIDENDS]);
+      assert.equal(again.filesSkipped, 1);
+      const records = resultsOf(DIVIDENDS) as object[];
+      const ndjson = join(dir, 'dividends.ndjson');
+      writeFileSync(ndjson, records.map((r) => JSON.stringify(r)).join('\n'));
+      const pages = join(dir, 'pages.json');
+      const half = Math.ceil(records.length / 2);
+      writeFileSync(
+        pages,
+        JSON.stringify([{ results: records.slice(0, half) }, { status: 'OK', results: records.slice(half) }]),
+      );
+      const more = await ingestJson(store, [ndjson, pages]);
+      assert.equal(more.filesIngested, 2);
+      assert.equal(more.rows.reference_records, records.length * 2);
+      assert.equal(await count(store, 'dividends'), n);
+    });
+  });
+
+  test('a file with a record of no known kind is refused whole, naming --kind; --kind loads it', async (t) => {
+    if (!hasShared(t, DIVIDENDS)) return;
+    await withStore(async (store, dir) => {
+      const mixed = join(dir, 'mixed.ndjson');
+      const [first] = resultsOf(DIVIDENDS) as object[];
+      writeFileSync(mixed, `${JSON.stringify(first)}\n${JSON.stringify({ foo: 1 })}\n`);
+      await assert.rejects(ingestJson(store, [mixed]), (e: Error) => {
+        assert.match(e.message, /mixed\.ndjson/);
+        assert.match(e.message, /--kind/);
+        assert.match(e.message, /foo/);
+        return true;
+      });
+      assert.equal((await store.all('SELECT * FROM reference_records')).length, 0, 'nothing of the file');
+      const summary = await ingestJson(store, [mixed, DIVIDENDS], { continueOnError: true });
+      assert.equal(summary.filesFailed, 1);
+      assert.equal(summary.filesIngested, 1);
+      const forced = await ingestJson(store, [mixed], { kind: 'dividends' });
+      assert.equal(forced.rows.reference_records, 2);
+    });
+  });
+
+  test('a file that is not JSON names its line', async () => {
+    await withStore(async (store, dir) => {
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, '{"ticker": "A", "cash_amount": 1, "ex_dividend_date": "2024-01-02"}\n{oops\n');
+      await assert.rejects(ingestJson(store, [bad]), /bad\.json:2/);
+    });
+  });
+});
