@@ -3,7 +3,6 @@ import type { OperationSpec, ParamSpec } from '../core/operation.js';
 import { kebabCase } from './argv.js';
 import { type CommandDef, type CommandInput, flagOption, intOption, type OptionDef } from './command.js';
 import type { ClientFamily } from './families.js';
-import { render } from './output.js';
 import { parseParamValue, typeLabel } from './param-values.js';
 import type { Progress } from './progress.js';
 
@@ -155,7 +154,7 @@ function operationCommand(
         if (typeof fn !== 'function') throw new Error(`${family.name} client has no method ${method}`);
         const result = await fn.call(client, ...positional, callOptions);
         progress?.done();
-        ctx.out(render(result, ctx.output, { timeZone: family.timeZone, columns: ctx.columns }));
+        ctx.print(result, family.timeZone);
       } finally {
         progress?.done();
         await (client as unknown as { close(): Promise<void> }).close();

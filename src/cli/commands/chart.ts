@@ -45,7 +45,10 @@ export async function fetchCandles(
       onProgress: progress.fullRange.bind(progress),
     });
     progress.done();
-    return { candles: bars.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v })), timeZone: family.timeZone };
+    return {
+      candles: bars.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v: v ?? 0 })),
+      timeZone: family.timeZone,
+    };
   } finally {
     progress.done();
     await client.close();
