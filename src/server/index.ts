@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { isLoopback } from '../core/loopback.js';
 import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
@@ -79,12 +80,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost|\[::1\])$/i;
-
 /** True for a loopback host name or address. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host);
-}
+export { isLoopback };
 
 /**
  * Opens an existing store read-only (several servers and test processes may share it), falling back

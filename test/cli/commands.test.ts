@@ -11,7 +11,7 @@ import {
 } from '../../src/clients/index.js';
 import { parseJson } from '../../src/core/json.js';
 import type { ParamSpec } from '../../src/core/operation.js';
-import type { RunningServer } from '../../src/server/index.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
 import { assertNoKey, type BinResult, envFor, KEY, root, runBin, startSimServer } from './support.js';
 
@@ -367,11 +367,29 @@ describe('exit codes and messages', () => {
     });
   }
 
-  test('no key anywhere: exit 2, saying where a key comes from', async () => {
-    const r = await runBin(['stocks', 'get-previous-close', 'SIMA'], { MDQ_BASE_URL: server.url });
+  test('no key anywhere, for a service not on this machine: exit 2, saying where a key comes from', async () => {
+    const r = await runBin(['stocks', 'get-previous-close', 'SIMA'], {
+      MDQ_BASE_URL: 'http://10.255.255.1:8765',
+    });
     assert.equal(r.code, 2);
     for (const where of ['--api-key', 'MASSIVE_API_KEY', 'POLYGON_API_KEY'])
       assert.ok(r.stderr.includes(where), where);
+  });
+
+  test('no key for a local server without keys: it answers; one with keys says the key is missing', async () => {
+    const open = await startServer({ store, port: 0, log: () => {} });
+    try {
+      const [ok, refused] = await Promise.all([
+        runBin(['stocks', 'get-previous-close', 'SIMA', '--base-url', open.url]),
+        runBin(['stocks', 'get-previous-close', 'SIMA'], { MDQ_BASE_URL: server.url }),
+      ]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal((parseJson(ok.stdout) as { ticker: string }).ticker, 'SIMA');
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /status 401.*API Key was not provided/);
+    } finally {
+      await open.close();
+    }
   });
 
   test('a refused key: exit 1 with status and request id, the key never echoed', async () => {
