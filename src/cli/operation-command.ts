@@ -136,17 +136,12 @@ function operationCommand(
         callOptions.allPages = true;
         if (input.options.has('max-pages')) callOptions.maxPages = intOption(input, 'max-pages', 1);
         callOptions.mergeAllPages = flagOption(input, 'merge-all-pages', true);
-        callOptions.verbose = true;
         progress = ctx.progress(`${family.name} ${kebabCase(method)}`);
+        callOptions.onPage = progress.pages.bind(progress);
       }
-      const pageBar = progress;
       const clientOptions: ClientOptions = {
         ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
-        logger: (line) => {
-          const page = /^Fetched page (\d+)/.exec(line);
-          if (page && allPages) pageBar?.update({ done: Number(page[1]), unit: 'pages' });
-          else if (!/^No more pages/.test(line)) ctx.note(line);
-        },
+        logger: (line) => ctx.note(line),
       };
       const client = family.create(ctx.connection.apiKey, clientOptions);
       try {

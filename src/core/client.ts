@@ -53,6 +53,16 @@ export interface PaginationOptions {
    * @default undefined (no limit)
    */
   maxItems?: number;
+  /** Called after each page fetched with `allPages` or by a `for await` walk: pages and items so far. */
+  onPage?: (progress: PageProgress) => void;
+}
+
+/** Progress of a paged fetch, as `onPage` receives it. */
+export interface PageProgress {
+  /** Pages fetched so far, the first included. */
+  pages: number;
+  /** Items (results) on those pages. */
+  items: number;
 }
 
 /** Full-range group (SPEC 4.1 A), on aggregate-bar operations. */
@@ -99,6 +109,7 @@ const PAGINATION_KEYS = [
   'verbose',
   'rawPageResponses',
   'maxItems',
+  'onPage',
 ] as const;
 const FULL_RANGE_KEYS = [
   'fullRange',
@@ -211,12 +222,17 @@ export abstract class BaseClient {
     const maxPages = opts.maxPages as number | undefined;
     const signal = opts.signal as AbortSignal | undefined;
     const fetched: Fetched[] = [await this.#fetch(target, signal)];
+    const onPage = opts.onPage as ((p: PageProgress) => void) | undefined;
+    let items = pageItems(fetched[0]?.data).length;
+    onPage?.({ pages: 1, items });
     if (opts.verbose === true) {
       this.#emit(`Fetched page 1${maxPages === undefined ? '' : ` of at most ${maxPages}`}`, true);
     }
     let link = pageLink(fetched[0]?.data, 'next');
     while (link && (maxPages === undefined || fetched.length < maxPages)) {
       fetched.push(await this.#fetch(link, signal));
+      items += pageItems(fetched[fetched.length - 1]?.data).length;
+      onPage?.({ pages: fetched.length, items });
       if (opts.verbose === true) this.#emit(`Fetched page ${fetched.length}`, true);
       link = pageLink(fetched[fetched.length - 1]?.data, 'next');
     }
@@ -244,6 +260,10 @@ export abstract class BaseClient {
     while (link && (maxPages === undefined || pages < maxPages)) {
       const { data } = await this.#fetch(link, signal);
       pages++;
+      (opts.onPage as ((p: PageProgress) => void) | undefined)?.({
+        pages,
+        items: items + pageItems(data).length,
+      });
       if (opts.verbose === true) this.#emit(`Fetched page ${pages}`, true);
       for (const item of pageItems(data)) {
         if (maxItems !== undefined && items >= maxItems) return;
@@ -453,6 +473,9 @@ function validatePagination(opts: Record<string, unknown>): void {
     const v = opts[key];
     if (v !== undefined && typeof v !== 'boolean')
       throw new InvalidParameterError(key, v, 'expected true or false');
+  }
+  if (opts.onPage !== undefined && typeof opts.onPage !== 'function') {
+    throw new InvalidParameterError('onPage', opts.onPage, 'expected a function');
   }
 }
 

@@ -75,13 +75,21 @@ describe('progress on standard error', () => {
     assert.ok(r.stdout.includes(String(bar.c)));
   });
 
-  test('--all-pages on a terminal counts pages', async () => {
+  test('--all-pages on a terminal counts pages and items, and shows no page log lines', async () => {
+    const out = join(dir, 'quotes.json');
     const r = await runOnTty(
-      `node ${bin} stocks get-quotes-v3 SIMB --timestamp 2024-12-30 --limit 2000 --all-pages --output json > /dev/null`,
+      `node ${bin} stocks get-quotes-v3 SIMB --timestamp 2024-12-30 --limit 2000 --all-pages --output json > ${out}`,
       env,
     );
     assert.equal(r.code, 0, r.stdout);
-    assert.match(r.stdout, /stocks get-quotes-v3 +\d+ pages/);
+    const quotes = (JSON.parse(readFileSync(out, 'utf8')) as { results: unknown[] }).results;
+    assert.ok(quotes.length > 2000, 'several pages');
+    const pages = Math.ceil(quotes.length / 2000);
+    assert.match(
+      r.stdout,
+      new RegExp(`stocks get-quotes-v3 +${pages} pages +${quotes.length.toLocaleString('en-US')} items`),
+    );
+    assert.doesNotMatch(r.stdout, /Fetched page|No more pages/);
   });
 });
 
