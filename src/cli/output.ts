@@ -1,6 +1,6 @@
 import { stringifyJson } from '../core/json.js';
-import { columnsOf, itemsOf, type Row, rowsOf } from './rows.js';
-import { readableCell } from './time-format.js';
+import { columnsOf, itemsOf, type Row, rowsOf } from '../table/rows.js';
+import { scalarText, table } from '../table/table.js';
 import { UsageError } from './usage-error.js';
 
 /** The output formats of `--output`. */
@@ -74,13 +74,6 @@ function selectColumns(all: readonly string[], select: readonly string[] | undef
   return out;
 }
 
-function scalarText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  return stringifyJson(v);
-}
-
 function csv(rows: readonly Row[], cols: readonly string[]): string {
   const cell = (v: unknown) => {
     const s = scalarText(v);
@@ -88,33 +81,4 @@ function csv(rows: readonly Row[], cols: readonly string[]): string {
   };
   const lines = [cols.map(cell).join(','), ...rows.map((r) => cols.map((c) => cell(r[c])).join(','))];
   return rows.length === 0 ? '' : `${lines.join('\n')}\n`;
-}
-
-/** Aligned columns (every column, or `cols`); numbers right-aligned, timestamps as readable times in `timeZone`. */
-export function table(
-  rows: readonly Row[],
-  timeZone: string,
-  cols: readonly string[] = columnsOf(rows),
-): string {
-  if (rows.length === 0) return '(no rows)\n';
-  const cells = rows.map((r) => cols.map((c) => scalarText(tableCell(c, r[c], timeZone))));
-  const numeric = cols.map((c) =>
-    rows.every((r) => r[c] === undefined || typeof r[c] === 'number' || typeof r[c] === 'bigint'),
-  );
-  const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => (row[i] as string).length)));
-  const line = (values: readonly string[]) =>
-    values
-      .map((v, i) => (numeric[i] ? v.padStart(widths[i] as number) : v.padEnd(widths[i] as number)))
-      .join('  ')
-      .trimEnd();
-  const header = line(cols);
-  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
-  return `${[header, rule, ...cells.map(line)].join('\n')}\n`;
-}
-
-/** A cell as a table shows it: readable times, and at most 8 significant digits (JSON stays exact). */
-function tableCell(column: string, value: unknown, timeZone: string): unknown {
-  const readable = readableCell(column, value, timeZone);
-  if (typeof readable === 'number' && !Number.isInteger(readable)) return Number(readable.toPrecision(8));
-  return readable;
 }

@@ -8,8 +8,8 @@ import { parseArgv } from '../../src/cli/argv.js';
 import { closest } from '../../src/cli/closest.js';
 import { render } from '../../src/cli/output.js';
 import { formatProgress } from '../../src/cli/progress.js';
-import { rowsOf } from '../../src/cli/rows.js';
-import { formatTime, timestampMs } from '../../src/cli/time-format.js';
+import { rowsOf } from '../../src/table/rows.js';
+import { formatTime, timestampMs } from '../../src/table/time-format.js';
 
 describe('argument parsing', () => {
   const flags = new Set(['full-range', 'quiet', 'help']);
