@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
 import { convertOptionSymbolFormats, parseOptionSymbol } from '../../src/symbols/index.js';
+import { fixtureServer } from '../server/app-fixture.js';
 import { assertNoKey, bin, envFor, KEY, runBin, runOnTty, startSimServer } from './support.js';
 
 let server: RunningServer;
@@ -179,6 +180,40 @@ describe('charts', () => {
       'fits the width',
     );
     assert.ok(!r.stdout.includes('\x1b['), 'no colour when piped');
+  });
+
+  test('forex (real Lean quotes, no volume): candles without a volume pane, from a local server with no key', async (t) => {
+    const real = await fixtureServer(t);
+    if (!real) return;
+    const file = join(dir, 'eurusd.svg');
+    const args = [
+      'chart',
+      'C:EURUSD',
+      '2014-05-01',
+      '2014-05-01',
+      '--timespan',
+      'hour',
+      '--base-url',
+      real.url,
+    ];
+    const [svg, text] = await Promise.all([
+      runBin([...args, '--out', file]),
+      runBin([...args, '--height', '8']),
+    ]);
+    assert.equal(svg.code, 0, svg.stderr);
+    assert.equal(text.code, 0, text.stderr);
+    const picture = readFileSync(file, 'utf8');
+    const volumes = [...picture.matchAll(/<g class="candle"[^>]* data-v="([\d.]+)"/g)].map((m) =>
+      Number(m[1]),
+    );
+    assert.ok(volumes.length >= 20, `${volumes.length} hourly candles`);
+    assert.ok(
+      volumes.every((v) => v === 0),
+      'the stored forex bars have no volume',
+    );
+    assert.doesNotMatch(picture, /class="volume/);
+    assert.doesNotMatch(text.stdout, /vol/);
+    assert.equal(text.stdout.trimEnd().split('\n').length, 1 + 8 + 1, 'title, price rows, date axis');
   });
 
   test('a picture file name must end in .svg or .png', async () => {
