@@ -61,7 +61,7 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
     name: 'columns',
     type: 'a,b,c',
     default: 'every column',
-    doc: 'Columns of a table or CSV, in this order (a name also selects the columns under it: day → day.o, …).',
+    doc: 'Columns of a table or CSV, in order (day picks day.o, day.c, …).',
   },
   {
     name: 'base-url',
@@ -73,7 +73,7 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
     name: 'api-key',
     type: 'string',
     default: '$MASSIVE_API_KEY, else $POLYGON_API_KEY',
-    doc: 'API key (never printed).',
+    doc: 'API key (never printed); a local server needs none.',
   },
   { name: 'quiet', type: 'flag', flag: true, doc: 'No progress or notes on standard error (-q).' },
   { name: 'help', type: 'flag', flag: true, doc: 'Show help (-h).' },

@@ -19,7 +19,7 @@ export function requestKey(authorization: string | undefined, url: string): stri
 /**
  * Checks the API key of every request. With `keys`, a key must equal one of them (compared in constant
  * time over equal-length digests, every key checked); without, any key is accepted, and a request from
- * a loopback address needs none (a local server needs no invented key). A missing or unknown key
+ * a loopback address needs none (a local server asks no key of its own machine). A missing or unknown key
  * throws HttpProblem 401, answered in the service's shape. The key is never logged.
  */
 export function apiKeyAuth(keys: readonly string[] | undefined): (c: Context<AppEnv>) => void {

@@ -44,7 +44,7 @@ export interface StartServerOptions {
    */
   port?: number;
   /**
-   * Accepted API keys. Without any, every non-empty key is accepted (loopback only).
+   * Accepted API keys. Without any (loopback only), every key is accepted, and a request from loopback needs none.
    * @default []
    */
   apiKeys?: readonly string[];
@@ -170,7 +170,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
     log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
-    if (keys.length === 0) log('no API key configured: any non-empty key is accepted');
+    if (keys.length === 0)
+      log('no API key configured: any non-empty key is accepted, and none is needed from this machine');
     let closed: Promise<void> | undefined;
     return {
       url,
