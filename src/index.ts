@@ -11,6 +11,7 @@ export {
   type CallOptions,
   type FullRangeOptions,
   type PagedCall,
+  type PageProgress,
   type PaginationOptions,
   type RequestOptions,
   type Result,

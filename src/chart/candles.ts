@@ -11,6 +11,14 @@ export interface Candle {
 }
 
 /**
+ * Whether the candles have a volume worth a pane: forex bars (quotes, no trades) carry none or only
+ * zeros, and an empty volume pane would only take room from the prices.
+ */
+export function hasVolume(candles: readonly Candle[]): boolean {
+  return candles.some((c) => typeof c.v === 'number' && c.v > 0);
+}
+
+/**
  * Merges consecutive candles so that at most `max` remain (a chart cannot draw more candles than it
  * has columns): each merged candle opens with the first, closes with the last, and spans their range.
  */
@@ -28,7 +36,7 @@ export function resample(candles: readonly Candle[], max: number): Candle[] {
       c: last.c,
       h: Math.max(...group.map((g) => g.h)),
       l: Math.min(...group.map((g) => g.l)),
-      v: group.reduce((a, g) => a + g.v, 0),
+      v: group.reduce((a, g) => a + (g.v || 0), 0),
     });
   }
   return out;

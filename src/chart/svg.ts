@@ -3,6 +3,7 @@ import {
   decimalsFor,
   formatPrice,
   formatVolume,
+  hasVolume,
   niceTicks,
   resample,
   timeLabel,
@@ -45,7 +46,8 @@ const r2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * A candlestick chart as a standalone SVG document: title, price axis with gridlines and labels on
- * the right, candles (green up, red down), a volume panel with its own scale, and dated time labels.
+ * the right, candles (green up, red down), a volume panel with its own scale (when the candles have
+ * volumes: not for forex), and dated time labels.
  * Every candle is a `<g class="candle">` carrying its data (`data-t`, `data-o`, ...), so the picture
  * can be checked by a program as well as by eye.
  */
@@ -54,8 +56,9 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
   const height = options.height ?? 700;
   const candles = resample(input, options.maxCandles ?? 240);
   const m = { left: 20, right: 90, top: 74, bottom: 56 };
-  const volumeH = Math.round((height - m.top - m.bottom) * 0.22);
-  const gap = 14;
+  const withVolume = hasVolume(candles);
+  const volumeH = withVolume ? Math.round((height - m.top - m.bottom) * 0.22) : 0;
+  const gap = withVolume ? 14 : 0;
   const priceTop = m.top;
   const priceBottom = height - m.bottom - volumeH - gap;
   const volTop = priceBottom + gap;
@@ -108,13 +111,14 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
   // Volume scale.
   const vmax = Math.max(...candles.map((c) => c.v)) || 1;
   const vy = (v: number) => volBottom - (v / vmax) * (volBottom - volTop);
-  out.push(
-    '<g class="volume-axis">',
-    `<line x1="${m.left}" x2="${width - m.right}" y1="${volTop}" y2="${volTop}" stroke="#e5e5e5"/>`,
-    `<text class="volume-label" x="${width - m.right + 8}" y="${volTop + 12}" font-size="12" fill="#555">${formatVolume(vmax)}</text>`,
-    `<text class="volume-label" x="${width - m.right + 8}" y="${volBottom}" font-size="12" fill="#555">Volume</text>`,
-    '</g>',
-  );
+  if (withVolume)
+    out.push(
+      '<g class="volume-axis">',
+      `<line x1="${m.left}" x2="${width - m.right}" y1="${volTop}" y2="${volTop}" stroke="#e5e5e5"/>`,
+      `<text class="volume-label" x="${width - m.right + 8}" y="${volTop + 12}" font-size="12" fill="#555">${formatVolume(vmax)}</text>`,
+      `<text class="volume-label" x="${width - m.right + 8}" y="${volBottom}" font-size="12" fill="#555">Volume</text>`,
+      '</g>',
+    );
 
   out.push('<g class="candles">');
   candles.forEach((c, i) => {
@@ -126,7 +130,11 @@ export function renderSvgChart(input: readonly Candle[], options: SvgChartOption
       `<g class="candle" data-t="${c.t}" data-o="${c.o}" data-h="${c.h}" data-l="${c.l}" data-c="${c.c}" data-v="${c.v}">`,
       `<line x1="${cx}" x2="${cx}" y1="${r2(y(c.h))}" y2="${r2(y(c.l))}" stroke="${color}"/>`,
       `<rect x="${r2(cx - bodyW / 2)}" y="${r2(top)}" width="${r2(bodyW)}" height="${r2(bodyH)}" fill="${color}"/>`,
-      `<rect class="volume" x="${r2(cx - bodyW / 2)}" y="${r2(vy(c.v))}" width="${r2(bodyW)}" height="${r2(volBottom - vy(c.v))}" fill="${color}" opacity="0.55"/>`,
+      ...(withVolume
+        ? [
+            `<rect class="volume" x="${r2(cx - bodyW / 2)}" y="${r2(vy(c.v))}" width="${r2(bodyW)}" height="${r2(volBottom - vy(c.v))}" fill="${color}" opacity="0.55"/>`,
+          ]
+        : []),
       '</g>',
     );
   });

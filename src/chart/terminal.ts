@@ -3,6 +3,7 @@ import {
   decimalsFor,
   formatPrice,
   formatVolume,
+  hasVolume,
   niceTicks,
   resample,
   timeLabel,
@@ -23,7 +24,7 @@ export interface TerminalChartOptions {
    */
   height?: number;
   /**
-   * Rows of the volume strip.
+   * Rows of the volume strip (none when no candle has a volume, as with forex).
    * @default 3
    */
   volumeHeight?: number;
@@ -40,7 +41,8 @@ const LEVELS = ' ▁▂▃▄▅▆▇█';
 
 /**
  * A candlestick chart as text: one column per candle (candles merged to fit), bodies `┃` and wicks
- * `│`, a price axis on the right, a volume strip below and date labels under it.
+ * `│`, a price axis on the right, a volume strip below (when the candles have volumes) and date labels
+ * under it.
  */
 export function renderTerminalChart(input: readonly Candle[], options: TerminalChartOptions): string {
   const height = Math.max(6, options.height ?? 16);
@@ -87,7 +89,7 @@ export function renderTerminalChart(input: readonly Candle[], options: TerminalC
   });
 
   const vmax = Math.max(...candles.map((c) => c.v)) || 1;
-  for (let r = volumeHeight - 1; r >= 0; r--) {
+  for (let r = hasVolume(candles) ? volumeHeight - 1 : -1; r >= 0; r--) {
     const cells = candles.map((c) => {
       const filled = (c.v / vmax) * volumeHeight * 8 - r * 8;
       const glyph = LEVELS[Math.max(0, Math.min(8, Math.round(filled)))] as string;

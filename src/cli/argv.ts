@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error.js';
+import { UsageError, unknownOption } from './usage-error.js';
 
 /** A command line split into positional arguments and `--options`. */
 export interface ParsedArgv {
@@ -8,14 +8,26 @@ export interface ParsedArgv {
 }
 
 /** Short options and the long names they stand for. */
-const SHORT: Readonly<Record<string, string>> = { h: 'help', o: 'output', q: 'quiet' };
+const SHORT: Readonly<Record<string, string>> = { h: 'help', o: 'output', q: 'quiet', V: 'version' };
+
+/** The options a command line may hold, for naming a mistyped one at once. */
+export interface KnownOptions {
+  readonly names: readonly string[];
+  /** The command they belong to, as the message names it (`mdq stocks get-trades`). */
+  readonly where: string;
+}
 
 /**
  * Splits `argv`. `--name=value` and `--name value` set an option, `--flag` sets a flag (names in
  * `flags`) and `--no-flag` clears it; a flag may also be followed by `true` or `false`. `--` ends the
  * options. An option given twice keeps both values (the last one wins where one value is expected).
+ * With `known`, an option not among them is an error naming the closest known one.
  */
-export function parseArgv(argv: readonly string[], flags: ReadonlySet<string>): ParsedArgv {
+export function parseArgv(
+  argv: readonly string[],
+  flags: ReadonlySet<string>,
+  known?: KnownOptions,
+): ParsedArgv {
   const positionals: string[] = [];
   const options = new Map<string, string[]>();
   const add = (name: string, value: string) => options.set(name, [...(options.get(name) ?? []), value]);
@@ -36,7 +48,10 @@ export function parseArgv(argv: readonly string[], flags: ReadonlySet<string>): 
       continue;
     }
     const name = short ? SHORT[short[1] as string] : (long?.[1] as string);
-    if (name === undefined) throw new UsageError(`Unknown option ${arg}; short options are -h, -o and -q`);
+    if (name === undefined)
+      throw new UsageError(`Unknown option ${arg}; short options are -h, -o, -q and -V`);
+    const negated = name.startsWith('no-') && flags.has(name.slice(3));
+    if (known && !negated && !known.names.includes(name)) throw unknownOption(name, known.names, known.where);
     const inline = long?.[2];
     if (inline !== undefined) {
       add(name, inline);

@@ -1,6 +1,6 @@
 import type { ParsedArgv } from './argv.js';
 import type { CliContext } from './context.js';
-import { UsageError } from './usage-error.js';
+import { UsageError, unknownOption } from './usage-error.js';
 
 /** One `--option` of a command, for parsing and for `--help`. */
 export interface OptionDef {
@@ -58,6 +58,12 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
     doc: 'Output format (-o).',
   },
   {
+    name: 'columns',
+    type: 'a,b,c',
+    default: 'every column',
+    doc: 'Columns of a table or CSV, in order (day picks day.o, day.c, …).',
+  },
+  {
     name: 'base-url',
     type: 'url',
     default: '$MDQ_BASE_URL, else https://api.massive.com',
@@ -67,10 +73,11 @@ export const GLOBAL_OPTIONS: readonly OptionDef[] = [
     name: 'api-key',
     type: 'string',
     default: '$MASSIVE_API_KEY, else $POLYGON_API_KEY',
-    doc: 'API key (never printed).',
+    doc: 'API key (never printed); a local server needs none.',
   },
   { name: 'quiet', type: 'flag', flag: true, doc: 'No progress or notes on standard error (-q).' },
   { name: 'help', type: 'flag', flag: true, doc: 'Show help (-h).' },
+  { name: 'version', type: 'flag', flag: true, doc: 'Print the version of mdq (-V).' },
 ];
 
 /** Checks a parsed command line against a command's declaration. */
@@ -80,11 +87,7 @@ export function commandInput(cmd: CommandDef, parsed: ParsedArgv): CommandInput 
   const options = new Map<string, string>();
   for (const [name, values] of parsed.options) {
     const def = known.get(name);
-    if (!def) {
-      throw new UsageError(
-        `Unknown option --${name} for mdq ${cmd.path}; allowed: ${[...known.keys()].map((k) => `--${k}`).join(', ')}`,
-      );
-    }
+    if (!def) throw unknownOption(name, [...known.keys()], `mdq ${cmd.path}`);
     if (values.length > 1 && !def.repeatable && new Set(values).size > 1) {
       throw new UsageError(
         `Option --${name} was given ${values.length} times with different values; give it once`,

@@ -1,5 +1,5 @@
 import { maskKey } from '../core/mask-key.js';
-import { type OutputFormat, resolveOutputFormat } from './output.js';
+import { type OutputFormat, parseColumns, render, resolveOutputFormat } from './output.js';
 import { Progress } from './progress.js';
 
 /** Where a command writes and what it knows of its surroundings. */
@@ -24,6 +24,8 @@ export interface Connection {
  */
 export class CliContext {
   readonly output: OutputFormat;
+  /** Columns of tables and CSV (`--columns`); undefined: every column. */
+  readonly select: readonly string[] | undefined;
   readonly quiet: boolean;
   readonly connection: Connection;
   readonly #secrets: string[];
@@ -32,12 +34,14 @@ export class CliContext {
     readonly streams: CliStreams,
     options: {
       output?: string | undefined;
+      columns?: string | undefined;
       quiet: boolean;
       baseUrl?: string | undefined;
       apiKey?: string | undefined;
     },
   ) {
     this.output = resolveOutputFormat(options.output, streams.stdout.isTTY === true);
+    this.select = parseColumns(options.columns);
     this.quiet = options.quiet;
     const env = streams.env;
     const apiKey = options.apiKey ?? env.MASSIVE_API_KEY ?? env.POLYGON_API_KEY;
@@ -58,6 +62,11 @@ export class CliContext {
   /** Writes results to standard output. */
   out(text: string): void {
     this.streams.stdout.write(this.redact(text));
+  }
+
+  /** Writes a result to standard output in the chosen format (and columns), times in `timeZone`. */
+  print(value: unknown, timeZone: string): void {
+    this.out(render(value, this.output, { timeZone, columns: this.columns, select: this.select }));
   }
 
   /** Writes a note line to standard error, unless `--quiet`. */

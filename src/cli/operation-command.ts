@@ -5,7 +5,6 @@ import { kebabCase } from './argv.js';
 import { type CommandDef, flagOption, type OptionDef } from './command.js';
 import type { ClientFamily } from './families.js';
 import { groupFlags, groupFlagValues } from './group-flags.js';
-import { render } from './output.js';
 import { parseParamValue, typeLabel } from './param-values.js';
 import type { Progress } from './progress.js';
 
@@ -100,17 +99,12 @@ function operationCommand(
       const allPages = op.paging === 'next_url' && !fullRange && flagOption(input, 'all-pages');
       if (allPages) {
         Object.assign(callOptions, groupFlagValues(paginationOptionGroup, input));
-        callOptions.verbose = true;
         progress = ctx.progress(`${family.name} ${kebabCase(method)}`);
+        callOptions.onPage = progress.pages.bind(progress);
       }
-      const pageBar = progress;
       const clientOptions: ClientOptions = {
         ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
-        logger: (line) => {
-          const page = /^Fetched page (\d+)/.exec(line);
-          if (page && allPages) pageBar?.update({ done: Number(page[1]), unit: 'pages' });
-          else if (!/^No more pages/.test(line)) ctx.note(line);
-        },
+        logger: (line) => ctx.note(line),
       };
       const client = family.create(ctx.connection.apiKey, clientOptions);
       try {
@@ -118,7 +112,7 @@ function operationCommand(
         if (typeof fn !== 'function') throw new Error(`${family.name} client has no method ${method}`);
         const result = await fn.call(client, ...positional, callOptions);
         progress?.done();
-        ctx.out(render(result, ctx.output, { timeZone: family.timeZone, columns: ctx.columns }));
+        ctx.print(result, family.timeZone);
       } finally {
         progress?.done();
         await (client as unknown as { close(): Promise<void> }).close();

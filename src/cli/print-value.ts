@@ -1,5 +1,4 @@
 import type { CliContext } from './context.js';
-import { render } from './output.js';
 
 /**
  * Prints a helper's result: a plain string as one line in a table (so `$(mdq symbols build ...)`
@@ -16,5 +15,5 @@ export function printValue(ctx: CliContext, value: unknown, timeZone = 'UTC'): v
     );
     return;
   }
-  ctx.out(render(value, ctx.output, { timeZone, columns: ctx.columns }));
+  ctx.print(value, timeZone);
 }

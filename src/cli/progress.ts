@@ -1,4 +1,6 @@
+import type { PageProgress } from '../core/client.js';
 import type { FullRangeProgress } from '../core/full-range.js';
+import type { IngestProgress } from '../server/ingest/index.js';
 
 /** What a progress line shows. */
 export interface ProgressState {
@@ -52,6 +54,16 @@ export class Progress {
       items: p.bars,
       itemUnit: 'bars',
     });
+  }
+
+  /** Records a paged fetch's progress (`onPage`): pages so far (their number is open), items so far. */
+  pages(p: PageProgress): void {
+    this.update({ done: p.pages, unit: 'pages', items: p.items, itemUnit: 'items' });
+  }
+
+  /** Records an ingest's progress (`onProgress`): files done of all, rows so far. */
+  ingest(p: IngestProgress): void {
+    this.update({ done: p.filesDone, total: p.filesTotal, unit: 'files', items: p.rows, itemUnit: 'rows' });
   }
 
   /** Draws the final state and ends the line; later calls do nothing. */

@@ -1,4 +1,6 @@
+import { VERSION } from '../core/version.js';
 import { parseArgv } from './argv.js';
+import { closest } from './closest.js';
 import { type CommandDef, commandHelp, commandInput, GLOBAL_OPTIONS } from './command.js';
 import { CliContext, type CliStreams } from './context.js';
 import { describeError, EXIT } from './exit-code.js';
@@ -50,8 +52,9 @@ function findCommand(
   if (first === undefined || first.startsWith('-')) return { rest: argv };
   const group = groups.find((g) => g.name === first);
   if (!group) {
+    const names = groups.map((g) => g.name);
     throw new UsageError(
-      `Unknown command ${JSON.stringify(first)}; allowed: ${groups.map((g) => g.name).join(', ')}`,
+      `Unknown command ${JSON.stringify(first)}; allowed: ${names.join(', ')}${hint(first, names)}`,
     );
   }
   if (group.commands.length === 1 && group.commands[0]?.path === group.name) {
@@ -61,9 +64,9 @@ function findCommand(
   if (second === undefined || second.startsWith('-')) return { group, rest: argv.slice(1) };
   const command = group.commands.find((c) => c.path === `${group.name} ${second}`);
   if (!command) {
-    const allowed = group.commands.map((c) => c.path.slice(group.name.length + 1)).join(', ');
+    const names = group.commands.map((c) => c.path.slice(group.name.length + 1));
     throw new UsageError(
-      `Unknown operation ${JSON.stringify(second)} for mdq ${group.name}; allowed: ${allowed}`,
+      `Unknown operation ${JSON.stringify(second)} for mdq ${group.name}; allowed: ${names.join(', ')}${hint(second, names)}`,
     );
   }
   return { group, command, rest: argv.slice(2) };
@@ -80,11 +83,15 @@ export async function runCli(argv: readonly string[], streams: CliStreams): Prom
   try {
     const groups = topLevel();
     const found = findCommand(argv, groups);
-    const flags = new Set(
-      [...(found.command?.options ?? []), ...GLOBAL_OPTIONS].filter((o) => o.flag).map((o) => o.name),
-    );
-    const parsed = parseArgv(found.rest, flags);
+    const declared = [...(found.command?.options ?? []), ...GLOBAL_OPTIONS];
+    const flags = new Set(declared.filter((o) => o.flag).map((o) => o.name));
+    const where = ['mdq', found.command?.path ?? found.group?.name].filter(Boolean).join(' ');
+    const parsed = parseArgv(found.rest, flags, { names: [...new Set(declared.map((o) => o.name))], where });
     const wantsHelp = parsed.options.get('help')?.at(-1) === 'true';
+    if (parsed.options.get('version')?.at(-1) === 'true') {
+      streams.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
     if (!found.command) {
       if (found.group) {
         if (wantsHelp) {
@@ -110,6 +117,7 @@ export async function runCli(argv: readonly string[], streams: CliStreams): Prom
     const last = (name: string) => parsed.options.get(name)?.at(-1);
     ctx = new CliContext(streams, {
       output: last('output'),
+      columns: last('columns'),
       quiet: last('quiet') === 'true',
       baseUrl: last('base-url'),
       apiKey: last('api-key'),
@@ -122,6 +130,12 @@ export async function runCli(argv: readonly string[], streams: CliStreams): Prom
     ctx.error(message);
     return code;
   }
+}
+
+/** `. Did you mean x?` when `word` looks like a typo of one of `names`. */
+function hint(word: string, names: readonly string[]): string {
+  const near = closest(word, names);
+  return near === undefined ? '' : `. Did you mean ${near}?`;
 }
 
 function rawApiKey(argv: readonly string[]): string | undefined {

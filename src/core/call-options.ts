@@ -66,8 +66,21 @@ export const paginationOptionGroup = defineOptionGroup({
       type: o.int(1, true),
       doc: 'Most items a walk over the items (for await) yields before it stops fetching; unset or null for no limit.',
     },
+    {
+      name: 'onPage',
+      type: o.function<(progress: PageProgress) => void>(),
+      doc: 'Called after each page fetched with allPages or by a walk over the items: pages and items so far.',
+    },
   ],
 });
+
+/** Progress of a paged fetch, as `onPage` receives it. */
+export interface PageProgress {
+  /** Pages fetched so far, the first included. */
+  pages: number;
+  /** Items (results) on those pages. */
+  items: number;
+}
 
 /** Full-range group (SPEC 4.1 A), on aggregate-bar operations. */
 export const fullRangeOptionGroup = defineOptionGroup({

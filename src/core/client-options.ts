@@ -1,4 +1,5 @@
 import { InvalidParameterError, MissingApiKeyError } from './errors.js';
+import { isLoopbackUrl } from './loopback.js';
 
 /** The service every client talks to unless told otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.massive.com';
@@ -97,7 +98,7 @@ export type LogSink = (line: string, level?: LogLevel) => void;
  * `ClientOptions` field of the same name says.
  */
 export interface ResolvedClientOptions {
-  /** The API key, sent only as `Authorization: Bearer <key>`. */
+  /** The API key, sent only as `Authorization: Bearer <key>`; empty (none sent) for a loopback `baseUrl` without one. */
   apiKey: string;
   useAsync: boolean;
   /** Origin plus optional path prefix, without trailing slash. */
@@ -117,9 +118,9 @@ export interface ResolvedClientOptions {
 
 /**
  * Applies defaults to `options`, validates each one and finds the API key: the argument, else
- * `MASSIVE_API_KEY`, else `POLYGON_API_KEY`.
+ * `MASSIVE_API_KEY`, else `POLYGON_API_KEY`; none is needed for a loopback `baseUrl` (a local server).
  *
- * @throws MissingApiKeyError when no key is found.
+ * @throws MissingApiKeyError when no key is found and `baseUrl` is not loopback.
  * @throws InvalidParameterError naming the first bad option.
  * @example resolveClientOptions('key', { readTimeout: 30, maxRetries: 5 })
  */
@@ -130,10 +131,11 @@ export function resolveClientOptions(
   if (typeof options !== 'object' || options === null) {
     throw new InvalidParameterError('options', options, 'expected an object of client options');
   }
+  const baseUrl = baseUrlOption(options.baseUrl ?? process.env.MDQ_BASE_URL ?? DEFAULT_BASE_URL);
   return {
-    apiKey: resolveApiKey(apiKey),
+    apiKey: resolveApiKey(apiKey, baseUrl),
     useAsync: booleanOption('useAsync', options.useAsync, false),
-    baseUrl: baseUrlOption(options.baseUrl ?? process.env.MDQ_BASE_URL ?? DEFAULT_BASE_URL),
+    baseUrl,
     connectTimeout: secondsOption('connectTimeout', options.connectTimeout),
     readTimeout: secondsOption('readTimeout', options.readTimeout),
     totalTimeout: secondsOption('totalTimeout', options.totalTimeout, 300),
@@ -147,11 +149,13 @@ export function resolveClientOptions(
   };
 }
 
-function resolveApiKey(apiKey: string | undefined | null): string {
+function resolveApiKey(apiKey: string | undefined | null, baseUrl: string): string {
   if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') {
     throw new InvalidParameterError('apiKey', typeof apiKey, 'expected a string');
   }
   const key = apiKey || process.env.MASSIVE_API_KEY || process.env.POLYGON_API_KEY;
+  // A local server (`mdq serve` without keys) needs none: nothing is sent.
+  if (!key && isLoopbackUrl(baseUrl)) return '';
   if (!key) {
     throw new MissingApiKeyError(
       'No API key: pass one to the client constructor, or set MASSIVE_API_KEY (or POLYGON_API_KEY) in the environment',

@@ -1,6 +1,7 @@
 import {
   type FullRangeOptions,
   fullRangeOptionGroup,
+  type PageProgress,
   type PaginationOptions,
   paginationOptionGroup,
   type RequestOptions,
@@ -23,7 +24,12 @@ import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
 import { type HttpResponse, Transport } from './transport.js';
 
-export type { FullRangeOptions, PaginationOptions, RequestOptions } from './call-options.js';
+export type {
+  FullRangeOptions,
+  PageProgress,
+  PaginationOptions,
+  RequestOptions,
+} from './call-options.js';
 
 /** The options of one operation: its parameters plus the groups it supports. */
 export type CallOptions<O extends OperationSpec> = ParamOptions<O> &
@@ -129,6 +135,9 @@ export abstract class BaseClient {
     const maxPages = (opts.maxPages ?? undefined) as number | undefined;
     const signal = opts.signal as AbortSignal | undefined;
     const fetched: Fetched[] = [await this.#fetch(target, signal)];
+    const onPage = opts.onPage as ((p: PageProgress) => void) | undefined;
+    let items = pageItems(fetched[0]?.data).length;
+    onPage?.({ pages: 1, items });
     if (opts.verbose === true) {
       this.#emit(`Fetched page 1${maxPages === undefined ? '' : ` of at most ${maxPages}`}`, true);
     }
@@ -142,6 +151,8 @@ export abstract class BaseClient {
         break;
       }
       fetched.push(await this.#fetch(link, signal));
+      items += pageItems(fetched[fetched.length - 1]?.data).length;
+      onPage?.({ pages: fetched.length, items });
       if (opts.verbose === true) this.#emit(`Fetched page ${fetched.length}`, true);
       link = pageLink(fetched[fetched.length - 1]?.data, 'next');
     }
@@ -178,6 +189,10 @@ export abstract class BaseClient {
       }
       const { data } = await this.#fetch(link, signal);
       pages++;
+      (opts.onPage as ((p: PageProgress) => void) | undefined)?.({
+        pages,
+        items: items + pageItems(data).length,
+      });
       if (opts.verbose === true) this.#emit(`Fetched page ${pages}`, true);
       for (const item of pageItems(data)) {
         if (maxItems !== undefined && items >= maxItems) return;

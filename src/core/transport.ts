@@ -93,7 +93,7 @@ export class Transport {
       ...options.headers,
       'user-agent': `mdq/${VERSION}`,
       accept: 'application/json',
-      authorization: `Bearer ${options.apiKey}`,
+      ...(options.apiKey !== '' && { authorization: `Bearer ${options.apiKey}` }),
     };
     this.#maxKeepalive = options.maxKeepalive;
     this.#slots =

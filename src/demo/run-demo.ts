@@ -2,20 +2,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { ingestWithProgress } from '../cli/commands/ingest.js';
-import type { CliContext } from '../cli/context.js';
-import { UsageError } from '../cli/usage-error.js';
+import { InvalidParameterError } from '../core/errors.js';
 import { Store } from '../server/store/store.js';
 import { type ServerThread, startServerThread } from '../server/thread.js';
+import type { DemoConsole } from './console.js';
 import { demoDbPath, openDemoStore } from './demo-store.js';
 import { planDemo } from './plan.js';
 import { SIM_SEED, SIM_VERSION } from './universe.js';
 import { runWalkthrough } from './walkthrough.js';
 
-/** The key the demo's clients send: the in-process server accepts any non-empty key. */
-const DEMO_KEY = 'mdq-demo';
-
-async function simulatedStore(ctx: CliContext, db: string | undefined): Promise<Store> {
+async function simulatedStore(ctx: DemoConsole, db: string | undefined): Promise<Store> {
   const path = db ?? demoDbPath(ctx.streams.env);
   if (!existsSync(path)) ctx.note(`generating the simulated market (first run; cached in ${path}) …`);
   const { store, generated } = await openDemoStore(path);
@@ -29,9 +25,9 @@ async function simulatedStore(ctx: CliContext, db: string | undefined): Promise<
 }
 
 /** Ingests a Lean folder into a store of its own, cached per folder (ingest skips files it already holds). */
-async function leanStore(ctx: CliContext, dir: string, db: string | undefined): Promise<Store> {
+async function leanStore(ctx: DemoConsole, dir: string, db: string | undefined): Promise<Store> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new UsageError(`Invalid --data: ${JSON.stringify(dir)} is not a folder; give a Lean data folder`);
+    throw new InvalidParameterError('--data', dir, 'it is not a folder; give a Lean data folder');
   }
   const id = createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
   const path = db ?? join(dirname(demoDbPath(ctx.streams.env)), `demo-lean-${id}.duckdb`);
@@ -39,7 +35,17 @@ async function leanStore(ctx: CliContext, dir: string, db: string | undefined): 
   const { ingestLean } = await import('../server/ingest/index.js');
   const store = await Store.open(path);
   try {
-    await ingestWithProgress(ctx, store, path, (onProgress) => ingestLean(store, dir, { onProgress }));
+    const progress = ctx.progress('ingest');
+    try {
+      const summary = await ingestLean(store, dir, { onProgress: (p) => progress.ingest(p) });
+      progress.done();
+      const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
+      ctx.note(
+        `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in the store), ${rows.toLocaleString('en-US')} rows into ${path}`,
+      );
+    } finally {
+      progress.done();
+    }
     return store;
   } catch (e) {
     store.close();
@@ -61,7 +67,7 @@ export interface DemoOptions {
  * `mdq demo`: opens (or generates) the simulated market, or ingests `data`; starts the local server on
  * a thread of this process; and walks through mdq with real client calls.
  */
-export async function runDemo(ctx: CliContext, options: DemoOptions): Promise<void> {
+export async function runDemo(ctx: DemoConsole, options: DemoOptions): Promise<void> {
   const { data, db } = options;
   const label = data ? `Lean data: ${data}` : 'SIMULATED market data';
   const banner = data
@@ -77,15 +83,17 @@ export async function runDemo(ctx: CliContext, options: DemoOptions): Promise<vo
     // The server thread opens the file itself (read-only).
     store.close();
   }
-  if (!plan)
-    throw new UsageError(`The store has no stock minute bars to show${data ? ` (from ${data})` : ''}`);
+  if (!plan) {
+    if (data)
+      throw new InvalidParameterError('--data', data, 'the folder holds no stock minute bars to show');
+    throw new Error(`The store ${path} has no stock minute bars to show`);
+  }
   let server: ServerThread | undefined;
   try {
     server = await startServerThread({ db: path, host: '127.0.0.1', port: 0, log: () => {} });
     ctx.out(`local server on ${server.url} (a thread of this process), store ${path}\n`);
     await runWalkthrough(ctx, {
       baseUrl: server.url,
-      apiKey: DEMO_KEY,
       label,
       outDir: options.outDir ?? join(tmpdir(), 'mdq-demo'),
       plan,

@@ -1,10 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeChartFile } from '../chart/file.js';
 import { renderTerminalChart } from '../chart/terminal.js';
-import { writeChartFile } from '../cli/commands/chart.js';
-import type { CliContext } from '../cli/context.js';
-import { render } from '../cli/output.js';
-import { rowsOf } from '../cli/rows.js';
 import {
   AsyncForexClient,
   AsyncOptionsClient,
@@ -15,13 +12,15 @@ import {
 } from '../clients/index.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import { convertOptionSymbolFormats, OPTION_SYMBOL_FORMATS, parseOptionSymbol } from '../symbols/index.js';
+import { rowsOf } from '../table/rows.js';
+import { table as textTable } from '../table/table.js';
+import type { DemoConsole } from './console.js';
 import type { DemoPlan } from './plan.js';
 
 /** How the walk-through reaches the server and labels its output. */
 export interface WalkthroughOptions {
+  /** The local server, which needs no key (it is on loopback and has none configured). */
   readonly baseUrl: string;
-  /** Any non-empty key: the demo server accepts every key. */
-  readonly apiKey: string;
   /** Printed in every section heading: where the data comes from. */
   readonly label: string;
   /** Folder for the chart pictures. */
@@ -38,7 +37,7 @@ const first = <T>(rows: readonly T[], n: number) => rows.slice(0, n);
  * The demo's steps, each a real call through the clients to the running server, printed as the
  * equivalent `mdq` command and its result.
  */
-export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Promise<void> {
+export async function runWalkthrough(ctx: DemoConsole, o: WalkthroughOptions): Promise<void> {
   const { plan } = o;
   let step = 0;
   const section = async (title: string, command: string, body: () => Promise<void>) => {
@@ -53,13 +52,13 @@ export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Pr
   };
   const table = (value: unknown, timeZone = NEW_YORK, n = 8) => {
     const rows = rowsOf(value);
-    ctx.out(render(first(rows, n), 'table', { timeZone }).replace(/^(?=.)/gm, '   '));
+    ctx.out(textTable(first(rows, n), timeZone).replace(/^(?=.)/gm, '   '));
     if (rows.length > n) ctx.out(`   … ${rows.length - n} more rows\n`);
   };
   const connection = { baseUrl: o.baseUrl };
-  const stocks = new AsyncStocksClient(o.apiKey, connection);
-  const forex = new AsyncForexClient(o.apiKey, connection);
-  const options = new AsyncOptionsClient(o.apiKey, connection);
+  const stocks = new AsyncStocksClient(undefined, connection);
+  const forex = new AsyncForexClient(undefined, connection);
+  const options = new AsyncOptionsClient(undefined, connection);
   try {
     await section(
       'Bars of a custom window (async client)',
@@ -125,7 +124,7 @@ export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Pr
       'A snapshot and the day’s gainers (sync client: results come back directly)',
       `mdq stocks get-snapshot ${plan.stock}   and   mdq stocks get-gainers-and-losers --direction gainers`,
       async () => {
-        const sync = StocksClient(o.apiKey, connection);
+        const sync = StocksClient(undefined, connection);
         try {
           const snap = sync.getSnapshot(plan.stock);
           const t = (snap as unknown as { ticker?: Record<string, unknown> }).ticker ?? {};
@@ -218,7 +217,7 @@ export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Pr
         `mdq indices get-previous-close ${plan.index ?? ''}   and   mdq crypto get-aggregate-bars ${plan.crypto?.ticker ?? ''} ${plan.crypto?.lastDay ?? ''} ${plan.crypto?.lastDay ?? ''} --timespan hour --multiplier 4`,
         async () => {
           if (plan.index) {
-            const indices = IndexClient(o.apiKey, connection);
+            const indices = IndexClient(undefined, connection);
             try {
               table(indices.getPreviousClose(plan.index));
             } finally {
@@ -226,7 +225,7 @@ export async function runWalkthrough(ctx: CliContext, o: WalkthroughOptions): Pr
             }
           }
           if (plan.crypto) {
-            const crypto = CryptoClient(o.apiKey, connection);
+            const crypto = CryptoClient(undefined, connection);
             try {
               const day = plan.crypto.lastDay;
               table(

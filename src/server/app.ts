@@ -10,7 +10,7 @@ import { routeModules } from './routes/index.js';
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /**
-   * Accepted API keys. Empty or absent: any non-empty key is accepted.
+   * Accepted API keys. Empty or absent: any key is accepted, and a request from a loopback peer needs none.
    * @default []
    */
   apiKeys?: readonly string[];

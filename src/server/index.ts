@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { isLoopback } from '../core/loopback.js';
 import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
@@ -43,7 +44,7 @@ export interface StartServerOptions {
    */
   port?: number;
   /**
-   * Accepted API keys. Without any, every non-empty key is accepted (loopback only).
+   * Accepted API keys. Without any (loopback only), every key is accepted, and a request from loopback needs none.
    * @default []
    */
   apiKeys?: readonly string[];
@@ -79,12 +80,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost|\[::1\])$/i;
-
 /** True for a loopback host name or address. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host);
-}
+export { isLoopback };
 
 /**
  * Opens an existing store read-only (several servers and test processes may share it), falling back
@@ -176,7 +173,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
     log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
-    if (keys.length === 0) log('no API key configured: any non-empty key is accepted');
+    if (keys.length === 0)
+      log('no API key configured: any non-empty key is accepted, and none is needed from this machine');
     let closed: Promise<void> | undefined;
     return {
       url,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import {
   cryptoOperations,
@@ -12,9 +13,9 @@ import { fullRangeOptionGroup, paginationOptionGroup } from '../../src/core/call
 import { parseJson } from '../../src/core/json.js';
 import type { ParamSpec } from '../../src/core/operation.js';
 import type { OptionSpec } from '../../src/core/option-group.js';
-import type { RunningServer } from '../../src/server/index.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
-import { assertNoKey, type BinResult, envFor, KEY, runBin, startSimServer } from './support.js';
+import { assertNoKey, type BinResult, envFor, KEY, root, runBin, startSimServer } from './support.js';
 
 let server: RunningServer;
 let store: Store;
@@ -258,6 +259,68 @@ describe('client commands against the server', () => {
   });
 });
 
+describe('version and output shapes', () => {
+  test('--version and -V print the version of the package', async () => {
+    const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
+    for (const args of [['--version'], ['-V'], ['stocks', '--version']]) {
+      const r = await runBin(args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, `${version}\n`, args.join(' '));
+    }
+  });
+
+  test('ndjson keeps nested objects and lists as JSON', async () => {
+    const [nd, json] = await Promise.all(
+      ['ndjson', 'json'].map((o) =>
+        runBin(['options', 'get-snapshot-chain', 'SIMA', '--limit', '5', '--output', o], env),
+      ),
+    );
+    assert.equal(nd?.code, 0, nd?.stderr);
+    const lines = (nd?.stdout ?? '').trimEnd().split('\n');
+    const results = (parseJson(json?.stdout ?? '') as { results: Record<string, unknown>[] }).results;
+    assert.equal(lines.length, results.length);
+    for (const [i, line] of lines.entries()) assert.deepEqual(parseJson(line), results[i]);
+    const first = parseJson(lines[0] as string) as { details?: unknown; day?: unknown };
+    assert.equal(typeof first.details, 'object');
+    assert.doesNotMatch(nd?.stdout ?? '', /\[object Object\]/);
+  });
+
+  test('the conversion table shows the converted amount', async () => {
+    const args = ['forex', 'real-time-currency-conversion', 'EUR', 'USD', '100'];
+    const [table, json] = await Promise.all([
+      runBin([...args, '--output', 'table'], env),
+      runBin([...args, '--output', 'json'], env),
+    ]);
+    assert.equal(table.code, 0, table.stderr);
+    const converted = (parseJson(json.stdout) as { converted: number }).converted;
+    const [header, , row] = table.stdout.split('\n') as [string, string, string];
+    const cells = row.trim().split(/\s{2,}/);
+    const names = header.trim().split(/\s{2,}/);
+    assert.equal(Number(cells[names.indexOf('converted')]), Number(converted.toPrecision(8)));
+    assert.equal(cells[names.indexOf('from')], 'EUR');
+  });
+
+  test('--columns picks the columns of a table or CSV, in its order', async () => {
+    const args = ['stocks', 'get-aggregate-bars', 'SIME', '2024-12-30', '2024-12-31', '--timespan', 'hour'];
+    const [csv, json, table] = await Promise.all([
+      runBin([...args, '--output', 'csv', '--columns', 'c,t'], env),
+      runBin([...args, '--output', 'json'], env),
+      runBin([...args, '--output', 'table', '--columns', 'v'], env),
+    ]);
+    assert.equal(csv.code, 0, csv.stderr);
+    const bars = (parseJson(json.stdout) as { results: { t: number; c: number; v: number }[] }).results;
+    assert.equal(csv.stdout, `c,t\n${bars.map((b) => `${b.c},${b.t}`).join('\n')}\n`);
+    assert.equal(table.code, 0, table.stderr);
+    assert.deepEqual(
+      table.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim()),
+      ['v', '─'.repeat(Math.max(1, ...bars.map((b) => String(b.v).length))), ...bars.map((b) => String(b.v))],
+    );
+  });
+});
+
 describe('exit codes and messages', () => {
   const cases: [string, string[], RegExp][] = [
     ['unknown command', ['stonks'], /Unknown command "stonks"; allowed: stocks, options/],
@@ -271,6 +334,17 @@ describe('exit codes and messages', () => {
       'unknown option',
       ['stocks', 'get-previous-close', 'SIMA', '--colour', 'red'],
       /Unknown option --colour .*allowed: .*--adjusted/,
+    ],
+    [
+      'mistyped option',
+      ['stocks', 'get-trades-v3', 'SIMA', '--limt', '5'],
+      /Unknown option --limt for mdq stocks get-trades-v3; did you mean --limit\?/,
+    ],
+    ['mistyped global option', ['--verison'], /Unknown option --verison for mdq; did you mean --version\?/],
+    [
+      'unknown column',
+      ['stocks', 'get-previous-close', 'SIMA', '--output', 'csv', '--columns', 'c,close'],
+      /Invalid --columns: "close" is not a column of this result; columns: .*\bc\b/,
     ],
     [
       'missing argument',
@@ -304,11 +378,29 @@ describe('exit codes and messages', () => {
     });
   }
 
-  test('no key anywhere: exit 2, saying where a key comes from', async () => {
-    const r = await runBin(['stocks', 'get-previous-close', 'SIMA'], { MDQ_BASE_URL: server.url });
+  test('no key anywhere, for a service not on this machine: exit 2, saying where a key comes from', async () => {
+    const r = await runBin(['stocks', 'get-previous-close', 'SIMA'], {
+      MDQ_BASE_URL: 'http://10.255.255.1:8765',
+    });
     assert.equal(r.code, 2);
     for (const where of ['--api-key', 'MASSIVE_API_KEY', 'POLYGON_API_KEY'])
       assert.ok(r.stderr.includes(where), where);
+  });
+
+  test('no key for a local server without keys: it answers; one with keys says the key is missing', async () => {
+    const open = await startServer({ store, port: 0, log: () => {} });
+    try {
+      const [ok, refused] = await Promise.all([
+        runBin(['stocks', 'get-previous-close', 'SIMA', '--base-url', open.url]),
+        runBin(['stocks', 'get-previous-close', 'SIMA'], { MDQ_BASE_URL: server.url }),
+      ]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal((parseJson(ok.stdout) as { ticker: string }).ticker, 'SIMA');
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /status 401.*API Key was not provided/);
+    } finally {
+      await open.close();
+    }
   });
 
   test('a refused key: exit 1 with status and request id, the key never echoed', async () => {

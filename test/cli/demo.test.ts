@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDemoStore } from '../../src/demo/demo-store.js';
 import { hasShared, leanDir } from '../support/shared.js';
-import { assertNoKey, KEY, runBin, simDbPath } from './support.js';
+import { assertNoKey, KEY, root, runBin, simDbPath } from './support.js';
 
 let dir: string;
 
@@ -95,4 +95,16 @@ test('mdq demo --data runs the same walk-through over real Lean files', async (t
     /\$ mdq stocks get-aggregate-bars SPY 2013-10-07 2013-10-09 --timespan minute --full-range/,
   );
   assert.match(r.stdout, /[\d,]+ minute bars over 3 trading days/);
+});
+
+test('the demo depends on nothing of the command line: it writes through the console its host gives it', () => {
+  const demo = join(root, 'src', 'demo');
+  for (const file of readdirSync(demo).filter((f) => f.endsWith('.ts'))) {
+    const imports = [
+      ...readFileSync(join(demo, file), 'utf8').matchAll(/^\s*(?:import|export)\b[^;]*?from '([^']+)'/gms),
+    ].map((m) => m[1] as string);
+    if (file === 'walkthrough.ts') assert.ok(imports.includes('../clients/index.js'), 'imports are read');
+    const intoCli = imports.filter((spec) => /(^|\/)cli\//.test(spec));
+    assert.deepEqual(intoCli, [], `${file} imports ${intoCli.join(', ')}`);
+  }
 });

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
 import { convertOptionSymbolFormats, parseOptionSymbol } from '../../src/symbols/index.js';
+import { fixtureServer } from '../server/app-fixture.js';
 import { assertNoKey, bin, envFor, KEY, runBin, runOnTty, startSimServer } from './support.js';
 
 let server: RunningServer;
@@ -75,13 +76,21 @@ describe('progress on standard error', () => {
     assert.ok(r.stdout.includes(String(bar.c)));
   });
 
-  test('--all-pages on a terminal counts pages', async () => {
+  test('--all-pages on a terminal counts pages and items, and shows no page log lines', async () => {
+    const out = join(dir, 'quotes.json');
     const r = await runOnTty(
-      `node ${bin} stocks get-quotes-v3 SIMB --timestamp 2024-12-30 --limit 2000 --all-pages --output json > /dev/null`,
+      `node ${bin} stocks get-quotes-v3 SIMB --timestamp 2024-12-30 --limit 2000 --all-pages --output json > ${out}`,
       env,
     );
     assert.equal(r.code, 0, r.stdout);
-    assert.match(r.stdout, /stocks get-quotes-v3 +\d+ pages/);
+    const quotes = (JSON.parse(readFileSync(out, 'utf8')) as { results: unknown[] }).results;
+    assert.ok(quotes.length > 2000, 'several pages');
+    const pages = Math.ceil(quotes.length / 2000);
+    assert.match(
+      r.stdout,
+      new RegExp(`stocks get-quotes-v3 +${pages} pages +${quotes.length.toLocaleString('en-US')} items`),
+    );
+    assert.doesNotMatch(r.stdout, /Fetched page|No more pages/);
   });
 });
 
@@ -171,6 +180,40 @@ describe('charts', () => {
       'fits the width',
     );
     assert.ok(!r.stdout.includes('\x1b['), 'no colour when piped');
+  });
+
+  test('forex (real Lean quotes, no volume): candles without a volume pane, from a local server with no key', async (t) => {
+    const real = await fixtureServer(t);
+    if (!real) return;
+    const file = join(dir, 'eurusd.svg');
+    const args = [
+      'chart',
+      'C:EURUSD',
+      '2014-05-01',
+      '2014-05-01',
+      '--timespan',
+      'hour',
+      '--base-url',
+      real.url,
+    ];
+    const [svg, text] = await Promise.all([
+      runBin([...args, '--out', file]),
+      runBin([...args, '--height', '8']),
+    ]);
+    assert.equal(svg.code, 0, svg.stderr);
+    assert.equal(text.code, 0, text.stderr);
+    const picture = readFileSync(file, 'utf8');
+    const volumes = [...picture.matchAll(/<g class="candle"[^>]* data-v="([\d.]+)"/g)].map((m) =>
+      Number(m[1]),
+    );
+    assert.ok(volumes.length >= 20, `${volumes.length} hourly candles`);
+    assert.ok(
+      volumes.every((v) => v === 0),
+      'the stored forex bars have no volume',
+    );
+    assert.doesNotMatch(picture, /class="volume/);
+    assert.doesNotMatch(text.stdout, /vol/);
+    assert.equal(text.stdout.trimEnd().split('\n').length, 1 + 8 + 1, 'title, price rows, date axis');
   });
 
   test('a picture file name must end in .svg or .png', async () => {

@@ -1,25 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
 import type { Candle } from '../../chart/candles.js';
-import { svgToPng } from '../../chart/png.js';
-import { renderSvgChart } from '../../chart/svg.js';
+import { type ChartRequest, chartTitle, writeChartFile } from '../../chart/file.js';
 import { renderTerminalChart } from '../../chart/terminal.js';
 import { type CommandDef, type CommandInput, flagOption, intOption } from '../command.js';
 import type { CliContext } from '../context.js';
 import { familyOfTicker } from '../families.js';
 import { UsageError } from '../usage-error.js';
-
-/** What a chart shows, as the chart command and the demo both fetch it. */
-export interface ChartRequest {
-  symbol: string;
-  from: string | number;
-  to: string | number;
-  timespan: string;
-  multiplier: number;
-  adjusted?: boolean;
-  /** Replaces the default title. */
-  title?: string;
-}
 
 /** Fetches the bars of a chart (every chunk, with progress) through the async client of the ticker's market. */
 export async function fetchCandles(
@@ -45,38 +30,14 @@ export async function fetchCandles(
       onProgress: progress.fullRange.bind(progress),
     });
     progress.done();
-    return { candles: bars.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v })), timeZone: family.timeZone };
+    return {
+      candles: bars.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v: v ?? 0 })),
+      timeZone: family.timeZone,
+    };
   } finally {
     progress.done();
     await client.close();
   }
-}
-
-/** The default title: `SIMA · 5-minute bars · 2024-01-02 → 2024-03-28`. */
-export function chartTitle(req: ChartRequest): string {
-  const size = req.multiplier === 1 ? req.timespan : `${req.multiplier}-${req.timespan}`;
-  return req.title ?? `${req.symbol} · ${size} bars · ${req.from} → ${req.to}`;
-}
-
-/** Writes a chart picture (`.svg` or `.png`, by the file's extension) and returns its path. */
-export function writeChartFile(
-  path: string,
-  candles: readonly Candle[],
-  req: ChartRequest,
-  timeZone: string,
-  size: { width?: number; height?: number } = {},
-): void {
-  const ext = extname(path).toLowerCase();
-  if (ext !== '.svg' && ext !== '.png') {
-    throw new UsageError(`Invalid --out: ${JSON.stringify(path)}; the file name must end in .svg or .png`);
-  }
-  const svg = renderSvgChart(candles, {
-    title: chartTitle(req),
-    subtitle: `${candles.length} bars · times in ${timeZone} · source mdq`,
-    timeZone,
-    ...size,
-  });
-  writeFileSync(path, ext === '.svg' ? svg : svgToPng(svg));
 }
 
 function readRequest(input: CommandInput): ChartRequest {

@@ -1,8 +1,8 @@
 import { CHUNKED_TIMESPANS, splitDateRange } from '../../dates/index.js';
 import { NEW_YORK } from '../../dates/time-zone.js';
+import { formatTime } from '../../table/time-format.js';
 import { type CommandDef, flagOption } from '../command.js';
 import { printValue } from '../print-value.js';
-import { formatTime } from '../time-format.js';
 
 /** `mdq dates split`. */
 export const datesCommands: readonly CommandDef[] = [

@@ -44,15 +44,7 @@ export async function ingestWithProgress(
 ): Promise<IngestSummary> {
   const progress = ctx.progress('ingest');
   try {
-    const summary = await work((p) =>
-      progress.update({
-        done: p.filesDone,
-        total: p.filesTotal,
-        unit: 'files',
-        items: p.rows,
-        itemUnit: 'rows',
-      }),
-    );
+    const summary = await work(progress.ingest.bind(progress));
     progress.done();
     const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
     ctx.note(

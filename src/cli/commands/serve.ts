@@ -23,7 +23,7 @@ export const serveCommand: CommandDef = {
       name: 'api-key',
       type: 'string',
       repeatable: true,
-      doc: 'A key the server accepts (repeatable); without any, loopback accepts every non-empty key.',
+      doc: 'A key the server accepts (repeatable); without any, loopback needs no key (any is accepted).',
     },
     {
       name: 'now',

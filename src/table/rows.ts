@@ -10,7 +10,8 @@ export function rowsOf(value: unknown): Row[] {
   return itemsOf(value).map((item) => flatten(item));
 }
 
-function itemsOf(value: unknown): unknown[] {
+/** The items {@link rowsOf} is about, as the response holds them (nested objects and lists kept). */
+export function itemsOf(value: unknown): unknown[] {
   if (Array.isArray(value)) {
     // A list of pages (`--no-merge-all-pages`): the items of every page in order.
     if (value.length > 0 && value.every((v) => isRecord(v) && ('results' in v || 'tickers' in v))) {
@@ -28,9 +29,21 @@ function itemsOf(value: unknown): unknown[] {
   for (const key of ['tickers', 'ticks', 'ticker', 'last']) {
     const v = value[key];
     if (Array.isArray(v)) return v;
-    if (isRecord(v)) return [v];
+    // One object (a snapshot, a last quote) is the row, unless the response says more than that
+    // object beside its envelope (a conversion: `converted` and `initialAmount` beside `last`).
+    if (isRecord(v))
+      return Object.keys(value).every((k) => k === key || ENVELOPE.has(k)) ? [v] : [answer(value)];
   }
   return [value];
+}
+
+/** Fields of a response that describe the answer rather than the data. */
+const ENVELOPE = new Set(['status', 'request_id', 'symbol', 'count', 'next_url']);
+
+/** A response as one row, without its `status` and `request_id`. */
+function answer(value: Record<string, unknown>): Record<string, unknown> {
+  const { status: _status, request_id: _id, ...rest } = value;
+  return rest;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
