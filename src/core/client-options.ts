@@ -117,7 +117,12 @@ export function resolveClientOptions(
   };
 }
 
-function resolveApiKey(apiKey: string | undefined | null): string {
+/**
+ * The API key: the argument, else `MASSIVE_API_KEY`, else `POLYGON_API_KEY`.
+ *
+ * @throws MissingApiKeyError when there is none; InvalidParameterError when it holds white space.
+ */
+export function resolveApiKey(apiKey: string | undefined | null): string {
   if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') {
     throw new InvalidParameterError('apiKey', typeof apiKey, 'expected a string');
   }
