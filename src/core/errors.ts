@@ -231,7 +231,8 @@ export class StreamOverflowError extends MdqError {
   override name = 'StreamOverflowError';
 }
 
-export const isStreamRefusedError = (e: unknown): e is StreamRefusedError => hasName(e, ['StreamRefusedError']);
+export const isStreamRefusedError = (e: unknown): e is StreamRefusedError =>
+  hasName(e, ['StreamRefusedError']);
 export const isStreamOverflowError = (e: unknown): e is StreamOverflowError =>
   hasName(e, ['StreamOverflowError']);
 
