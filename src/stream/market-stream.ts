@@ -84,6 +84,11 @@ export class MarketStream<E extends MarketEvents[StreamMarket]> implements Async
     return this.queue.dropped;
   }
 
+  /** Events waiting in the buffer for the iterator. */
+  get buffered(): number {
+    return this.queue.size;
+  }
+
   /** True between a successful authentication and the next drop. */
   get authenticated(): boolean {
     return this.authed;
