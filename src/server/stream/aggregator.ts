@@ -3,6 +3,8 @@ import { marketTimeZone } from '../market/time-zone.js';
 import type { TradeRow } from '../store/tick-rows.js';
 import type { Feed } from './feeds.js';
 
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
 /** One open window of trades. */
 interface Window {
   s: number;
@@ -118,7 +120,8 @@ export class Aggregator {
 
   private event(ticker: string, st: TickerState, w: Window, which: 'second' | 'minute'): ClosedAggregate {
     const channel = (which === 'second' ? this.feed.second : this.feed.minute) as string;
-    const vw = w.v > 0 ? w.pv / w.v : w.c;
+    // Rounded to 4 decimals, as the REST aggregates write it.
+    const vw = round4(w.v > 0 ? w.pv / w.v : w.c);
     const z = w.n > 0 ? Math.round(w.v / w.n) : 0;
     const name = this.feed.aggregateName(ticker);
     const event: Record<string, unknown> = name.sym
@@ -133,7 +136,7 @@ export class Aggregator {
           c: w.c,
           h: w.h,
           l: w.l,
-          a: st.dayV > 0 ? st.dayPv / st.dayV : w.c,
+          a: round4(st.dayV > 0 ? st.dayPv / st.dayV : w.c),
           z,
           s: w.s,
           e: w.e,
