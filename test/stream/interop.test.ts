@@ -39,7 +39,7 @@ test("the official client's stocks() socket authenticates, subscribes and receiv
   const kinds = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     ws.onerror = () => reject(new Error('the socket failed'));
-    ws.onmessage = (msg) => {
+    ws.onmessage = (msg: { data: unknown }) => {
       for (const m of JSON.parse(String(msg.data)) as Record<string, unknown>[]) {
         seen.push(m);
         if (m.ev === 'status' && m.status === 'auth_success')
