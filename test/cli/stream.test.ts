@@ -99,3 +99,12 @@ test('a channel the market lacks is a usage error (exit 2) naming it', async () 
   assert.equal(m.code, 2);
   assert.match(m.stderr, /Invalid market: "futures"; allowed: stocks, options, forex, crypto, indices/);
 });
+
+test('mdq --help lists stream, and mdq stream --help its options', async () => {
+  const top = await runBin(['--help']);
+  assert.match(top.stdout, /^ {2}stream\b/m);
+  const own = await runBin(['stream', '--help']);
+  assert.equal(own.code, 0);
+  for (const option of ['--limit', '--duration', '--stream-url', '--delayed'])
+    assert.ok(own.stdout.includes(option), option);
+});
