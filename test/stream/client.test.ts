@@ -199,3 +199,55 @@ test('nanosecond times beyond the safe integers arrive exact, as bigint', async 
     break;
   }
 });
+
+/** A stand-in service on loopback that answers each connection with `script`. */
+async function scriptedService(
+  t: { after(fn: () => unknown): void },
+  script: (ws: import('ws').WebSocket) => void,
+) {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  t.after(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+  let connections = 0;
+  wss.on('connection', (ws) => {
+    connections++;
+    script(ws);
+  });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  return {
+    url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}`,
+    connections: () => connections,
+  };
+}
+
+test('max_connections ends the stream with StreamRefusedError and is not retried', async (t) => {
+  const service = await scriptedService(t, (ws) => {
+    ws.send('[{"ev":"status","status":"connected","message":"Connected Successfully"}]');
+    ws.on('message', () =>
+      ws.send(
+        '[{"ev":"status","status":"max_connections","message":"Maximum number of websocket connections exceeded."}]',
+      ),
+    );
+  });
+  const stream = StocksStream('k', { baseUrl: service.url });
+  stream.subscribe('T.SPY');
+  await assert.rejects(
+    async () => {
+      for await (const _ of stream) assert.fail('no event');
+    },
+    (e: Error) => isStreamRefusedError(e) && e.status === 'max_connections',
+  );
+  assert.equal(service.connections(), 1);
+});
+
+test('a service that never answers auth counts as a drop; reconnections are bounded and end with a connection error', async (t) => {
+  const service = await scriptedService(t, () => {});
+  const stream = StocksStream('k', { baseUrl: service.url, connectTimeout: 0.2, maxReconnects: 2 });
+  const attempts: number[] = [];
+  stream.on('reconnect', (r) => attempts.push(r.attempt));
+  await assert.rejects(
+    stream.connect(),
+    (e: Error) => e.name === 'APIConnectionError' && /2 reconnections failed/.test(e.message),
+  );
+  assert.deepEqual(attempts, [1, 2]);
+  assert.equal(service.connections(), 3);
+});

@@ -100,3 +100,17 @@ test('an upgrade on a path that is no market is refused with 404', async (t) => 
   });
   assert.equal(status, 404);
 });
+
+test('closing the server ends its streams (code 1001) while they replay, and returns', async (t) => {
+  const s = await startReplayServer(t);
+  if (!s) return;
+  const c = await RawClient.open(`${s.wsUrl}/stocks`);
+  c.send('auth', KEY);
+  c.send('subscribe', 'T.*,Q.*');
+  await c.until((m) => m.length > 1000);
+  // Paused: the replay is held back by a reader that has stopped reading.
+  c.ws.pause();
+  await s.server.close();
+  c.ws.resume();
+  assert.equal(await c.closed, 1001);
+});

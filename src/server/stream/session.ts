@@ -40,6 +40,9 @@ export class StreamSession {
   /** Subscribed store tickers by channel prefix; `*` for every ticker. */
   private readonly subs = new Map<string, Set<string>>();
   private stopped = false;
+  /** Settles on `stop()`: a replay waiting for a client that no longer reads stops waiting. */
+  private readonly halted: Promise<void>;
+  private halt!: () => void;
   /** Set when the subscriptions change: the replay re-reads from where it stands. */
   private changed = false;
   private wake: (() => void) | undefined;
@@ -48,7 +51,11 @@ export class StreamSession {
   constructor(
     private readonly ws: WebSocket,
     private readonly o: SessionOptions,
-  ) {}
+  ) {
+    this.halted = new Promise((resolve) => {
+      this.halt = resolve;
+    });
+  }
 
   start(): void {
     this.sendJson([status('connected', 'Connected Successfully')]);
@@ -60,6 +67,7 @@ export class StreamSession {
   /** Ends the replay; resolves once its query in flight (if any) is done. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.halt();
     this.wake?.();
     await this.loop;
   }
@@ -183,12 +191,13 @@ export class StreamSession {
       const text = JSON.stringify(frame);
       frame = [];
       if (this.ws.readyState !== this.ws.OPEN) return;
-      await new Promise<void>((resolve) => {
+      const sent = new Promise<void>((resolve) => {
         this.ws.send(text, () => resolve());
         // Below the mark the replay goes on at once; above, it waits for the socket to take the bytes,
         // which is how a slow reader holds back a replay at 'max' speed.
         if (this.ws.bufferedAmount < HIGH_WATER) resolve();
       });
+      await Promise.race([sent, this.halted]);
     };
     const closeUntil = (tMs: number) => {
       for (const a of aggregator.close(tMs)) if (this.wants(a.channel, a.ticker)) frame.push(a.event);
