@@ -100,8 +100,8 @@ test('the A and AM aggregates equal the REST second and minute bars of the same 
     ['A', 'second', 400],
     ['AM', 'minute', 30],
   ] as const) {
-    // A start on a minute boundary: the first window is whole.
-    const fromMs = (OPEN_MS[1] as number) + 17 * 60_000;
+    // A start inside a second and a minute: the first windows still hold their earlier trades.
+    const fromMs = (OPEN_MS[1] as number) + 17 * 60_000 + 12_345;
     const server = await startServer({
       store,
       port: 0,
@@ -117,13 +117,23 @@ test('the A and AM aggregates equal the REST second and minute bars of the same 
       >[];
       const last = got[got.length - 1];
       assert.ok(last);
-      const res = await fetch(
-        `${server.url}/v2/aggs/ticker/SPY/range/1/${timespan}/${fromMs}/${last.e - 1}?limit=50000&sort=asc`,
-        { headers: { authorization: `Bearer ${KEY}` } },
-      );
-      const body = (await res.json()) as {
-        results: { t: number; o: number; h: number; l: number; c: number; v: number; vw: number }[];
+      const bars = async (span: string, from: number) => {
+        const res = await fetch(
+          `${server.url}/v2/aggs/ticker/SPY/range/1/${span}/${from}/${last.e - 1}?limit=50000&sort=asc`,
+          { headers: { authorization: `Bearer ${KEY}` } },
+        );
+        return (await res.json()) as {
+          results: { t: number; o: number; h: number; l: number; c: number; v: number; vw: number }[];
+        };
       };
+      const body = await bars(timespan, (got[0] as { s: number }).s);
+      // The day's volume so far (av) and first price (op), from midnight New York.
+      const day = (await bars(timespan, Date.UTC(2013, 9, 8, 4))).results;
+      const dayVolume = (e: number) => day.filter((b) => b.t < e).reduce((sum, b) => sum + b.v, 0);
+      for (const a of got) {
+        assert.equal(a.av, dayVolume(a.e), `av at ${a.e}`);
+        assert.equal(a.op, day[0]?.o);
+      }
       assert.equal(got.length, body.results.length, 'one aggregate per REST bar');
       got.forEach((a, i) => {
         const b = body.results[i];

@@ -36,11 +36,42 @@ export interface ClosedAggregate {
   event: Record<string, unknown>;
 }
 
+/** The trades of one window so far. */
+export interface WindowSoFar {
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number;
+  pv: number;
+  n: number;
+}
+
+/** What the store holds of a ticker's day before the replay's first trade of it that day. */
+export interface TradesBefore {
+  dayV: number;
+  dayPv: number;
+  /** The day's first price, null when the day has no earlier trade. */
+  dayOpen: number | null;
+  /** The trades of the open second and minute windows (n = 0: none). */
+  second: WindowSoFar;
+  minute: WindowSoFar;
+}
+
+/** Where the history of a ticker's trade begins: its day, minute and second (Unix ms). */
+export interface HistoryBounds {
+  day: number;
+  minute: number;
+  second: number;
+}
+
 /**
  * Per-second and per-minute aggregates of replayed trades, as the REST aggregates compute them from the
  * same ticks (first and last price by sequence, Σ size, Σ price × size / Σ size). A window closes when
- * the replay reaches its end (a tick of any ticker at or after it) or the data ends. `av`, `a` and
- * `op` count the day's trades seen by the replay, so a replay that starts mid-day counts from its start.
+ * the replay reaches its end (a tick of any ticker at or after it) or the data ends. The replay's first
+ * trade of a ticker on a day comes with what the store holds before it (`begin`), so that a replay
+ * starting mid-window or mid-day, or a ticker subscribed late, still gets whole windows and day totals
+ * (`av`, `a`, `op`).
  */
 export class Aggregator {
   private readonly tickers = new Map<string, TickerState>();
@@ -49,18 +80,44 @@ export class Aggregator {
 
   constructor(private readonly feed: Feed) {}
 
-  /** Adds a trade (its time in Unix ms). */
+  /** Whether a trade of `ticker` at `tMs` is its first of a day here: `begin` must come before `add`. */
+  needsHistory(ticker: string, tMs: number): boolean {
+    const st = this.tickers.get(ticker);
+    return !st || tMs >= st.dayEnd;
+  }
+
+  /** The bounds of the history `begin` needs for a trade of `ticker` at `tMs`. */
+  historyBounds(ticker: string, tMs: number): HistoryBounds {
+    const day = startOfDay(dayOf(tMs, marketTimeZone(ticker)), marketTimeZone(ticker));
+    return { day, minute: tMs - (tMs % 60_000), second: tMs - (tMs % 1_000) };
+  }
+
+  /** Starts a ticker's day at `tMs` from what the store holds before it. */
+  begin(ticker: string, tMs: number, before: TradesBefore): void {
+    const zone = marketTimeZone(ticker);
+    const next = new Date(`${dayOf(tMs, zone)}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    const b = this.historyBounds(ticker, tMs);
+    const open = (w: WindowSoFar, s: number, size: number): Window | undefined => {
+      if (w.n === 0) return undefined;
+      if (s + size < this.nextEnd) this.nextEnd = s + size;
+      return { ...w, s, e: s + size };
+    };
+    this.tickers.set(ticker, {
+      dayEnd: startOfDay(next.toISOString().slice(0, 10), zone),
+      dayV: before.dayV,
+      dayPv: before.dayPv,
+      dayOpen: before.dayOpen ?? Number.NaN,
+      second: this.feed.second ? open(before.second, b.second, 1_000) : undefined,
+      minute: this.feed.minute ? open(before.minute, b.minute, 60_000) : undefined,
+    });
+  }
+
+  /** Adds a trade (its time in Unix ms); `begin` came first for its ticker's day. */
   add(row: TradeRow, tMs: number): void {
-    let st = this.tickers.get(row.ticker);
-    if (!st || tMs >= st.dayEnd) {
-      const zone = marketTimeZone(row.ticker);
-      const day = dayOf(tMs, zone);
-      const next = new Date(`${day}T00:00:00Z`);
-      next.setUTCDate(next.getUTCDate() + 1);
-      const dayEnd = startOfDay(next.toISOString().slice(0, 10), zone);
-      st = { ...st, dayEnd, dayV: 0, dayPv: 0, dayOpen: row.price };
-      this.tickers.set(row.ticker, st);
-    }
+    const st = this.tickers.get(row.ticker);
+    if (!st) return;
+    if (Number.isNaN(st.dayOpen)) st.dayOpen = row.price;
     st.dayV += row.size;
     st.dayPv += row.price * row.size;
     if (this.feed.second) st.second = this.extend(st.second, row, tMs, 1_000);

@@ -228,6 +228,10 @@ export class StreamSession {
         }
         closeUntil(tMs);
         if (tick.kind === 0) {
+          if ((feed.second || feed.minute) && aggregator.needsHistory(tick.ticker, tMs)) {
+            const bounds = aggregator.historyBounds(tick.ticker, tMs);
+            aggregator.begin(tick.ticker, tMs, await source.tradesBefore(tick.ticker, tickKey(tick), bounds));
+          }
           aggregator.add(tick, tMs);
           if (this.wants(feed.trade, tick.ticker) && feed.tradeEvent) frame.push(feed.tradeEvent(tick));
         } else if (this.wants(feed.quote, tick.ticker) && feed.quoteEvent) frame.push(feed.quoteEvent(tick));

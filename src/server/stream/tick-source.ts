@@ -1,6 +1,7 @@
 import type { StreamMarket } from '../../stream/channels.js';
 import type { SqlValue, Store } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
+import type { HistoryBounds, TradesBefore } from './aggregator.js';
 
 /** Which table a replayed tick comes from; trades sort before quotes of the same nanosecond. */
 export type TickKind = 0 | 1;
@@ -137,6 +138,47 @@ export class TickSource {
     );
     for (const row of rows) (row as unknown as Tick).kind = kind;
     return rows as unknown as Tick[];
+  }
+
+  /**
+   * What the store holds of `ticker`'s trades before the trade `key` (same day, in (time, sequence)
+   * order): the day's totals and first price, and the trades of the minute and second that contain it.
+   */
+  async tradesBefore(ticker: string, key: TickKey, bounds: HistoryBounds): Promise<TradesBefore> {
+    const ns = (ms: number) => BigInt(ms) * 1_000_000n;
+    const win = (p: string, n: number) =>
+      `arg_min(price, sequence_number) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}o,
+       max(price) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}h,
+       min(price) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}l,
+       arg_max(price, sequence_number) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}c,
+       coalesce(sum(size) FILTER (WHERE sip_timestamp >= $${n}), 0) AS ${p}v,
+       coalesce(sum(price * size) FILTER (WHERE sip_timestamp >= $${n}), 0) AS ${p}pv,
+       (count(*) FILTER (WHERE sip_timestamp >= $${n}))::DOUBLE AS ${p}n`;
+    type Row = Record<string, number | null>;
+    const rows = await this.store.all<Row>(
+      `SELECT coalesce(sum(size), 0) AS v, coalesce(sum(price * size), 0) AS pv,
+              arg_min(price, sequence_number) AS op, ${win('m', 5)}, ${win('s', 6)}
+         FROM trades WHERE ticker = $1 AND sip_timestamp >= $2
+          AND (sip_timestamp, sequence_number) < ($3, $4)`,
+      [ticker, ns(bounds.day), key.ts, key.seq, ns(bounds.minute), ns(bounds.second)],
+    );
+    const r = rows[0] ?? {};
+    const window = (p: string) => ({
+      o: r[`${p}o`] ?? 0,
+      h: r[`${p}h`] ?? 0,
+      l: r[`${p}l`] ?? 0,
+      c: r[`${p}c`] ?? 0,
+      v: r[`${p}v`] ?? 0,
+      pv: r[`${p}pv`] ?? 0,
+      n: r[`${p}n`] ?? 0,
+    });
+    return {
+      dayV: r.v ?? 0,
+      dayPv: r.pv ?? 0,
+      dayOpen: r.op ?? null,
+      second: window('s'),
+      minute: window('m'),
+    };
   }
 
   /** The latest tick time of the market (Unix ns), or undefined when it has none. */
