@@ -251,3 +251,21 @@ test('a service that never answers auth counts as a drop; reconnections are boun
   assert.deepEqual(attempts, [1, 2]);
   assert.equal(service.connections(), 3);
 });
+
+test('the feed URL: baseUrl, else MDQ_STREAM_URL, else the real-time or the delayed host', () => {
+  const saved = process.env.MDQ_STREAM_URL;
+  try {
+    delete process.env.MDQ_STREAM_URL;
+    assert.equal(StocksStream('k').url, 'wss://socket.massive.com/stocks');
+    assert.equal(StocksStream('k', { delayed: true }).url, 'wss://delayed.massive.com/stocks');
+    process.env.MDQ_STREAM_URL = 'ws://127.0.0.1:8765/';
+    assert.equal(StocksStream('k', { delayed: true }).url, 'ws://127.0.0.1:8765/stocks');
+    assert.equal(
+      StocksStream('k', { baseUrl: 'wss://socket.polygon.io' }).url,
+      'wss://socket.polygon.io/stocks',
+    );
+  } finally {
+    if (saved === undefined) delete process.env.MDQ_STREAM_URL;
+    else process.env.MDQ_STREAM_URL = saved;
+  }
+});

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { startServer } from '../../src/server/index.js';
 import type { Store } from '../../src/server/store/store.js';
-import { type StocksEvent, StocksStream } from '../../src/stream/index.js';
+import { ForexStream, type StocksEvent, StocksStream } from '../../src/stream/index.js';
 import { openTestStore } from '../support/store.js';
 import { KEY } from './fixture.js';
 
@@ -175,6 +175,41 @@ test('a wildcard replays every ticker of the market', async (t) => {
       expected.map((r) => [r.ticker, r.ms, r.seq]),
     );
     assert.ok(new Set(got.map((e) => (e as { sym: string }).sym)).size > 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('forex quotes replay as C events of the pair, whichever way the channel writes it', async (t) => {
+  const store = await openTestStore(t);
+  if (!store) return;
+  t.after(() => store.close());
+  const fromMs = Date.UTC(2014, 4, 1, 12);
+  const expected = await storedTicks(store, [], ['C:EURUSD'], fromMs, 500);
+  assert.equal(expected.length, 500);
+  const server = await startServer({
+    store,
+    port: 0,
+    apiKeys: [KEY],
+    replayFrom: fromMs,
+    replaySpeed: 'max',
+    log: () => {},
+  });
+  try {
+    for (const channel of ['C.C:EUR-USD', 'C.C:EUR/USD', 'C.C:EURUSD']) {
+      const stream = ForexStream(KEY, { baseUrl: server.url.replace('http', 'ws') });
+      stream.subscribe(channel);
+      const got: unknown[] = [];
+      for await (const ev of stream) {
+        got.push(ev.ev === 'C' ? [ev.p, ev.t, ev.b, ev.a] : ev.ev);
+        if (got.length === expected.length) break;
+      }
+      assert.deepEqual(
+        got,
+        expected.map((r) => ['EUR/USD', r.ms, r.a, r.b]),
+        channel,
+      );
+    }
   } finally {
     await server.close();
   }
