@@ -26,6 +26,7 @@ export type { SyncRawResponse } from './core/sync/bridge.js';
 export { VERSION } from './core/version.js';
 export * from './dates/index.js';
 export * from './operations/enums.js';
+export * from './stream/index.js';
 export * from './symbols/index.js';
 export type * from './types/common.js';
 export type * from './types/other.js';

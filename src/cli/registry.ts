@@ -4,6 +4,7 @@ import { datesCommands } from './commands/dates.js';
 import { demoCommand } from './commands/demo.js';
 import { ingestCommands } from './commands/ingest.js';
 import { serveCommand } from './commands/serve.js';
+import { streamCommand } from './commands/stream.js';
 import { symbolsCommands } from './commands/symbols.js';
 import { CLIENT_FAMILIES } from './families.js';
 import { familyCommands } from './operation-command.js';
@@ -27,6 +28,11 @@ export function topLevel(): TopLevel[] {
       commands: [chartCommand],
     },
     { name: 'serve', summary: 'Run the local server over a DuckDB store', commands: [serveCommand] },
+    {
+      name: 'stream',
+      summary: 'Print the events of streamed channels (T.SPY, AM.*)',
+      commands: [streamCommand],
+    },
     {
       name: 'ingest',
       summary: 'Load Lean data folders, flat files or saved API responses into the store',

@@ -149,7 +149,13 @@ export function resolveClientOptions(
   };
 }
 
-function resolveApiKey(apiKey: string | undefined | null, baseUrl: string): string {
+/**
+ * The API key: the argument, else `MASSIVE_API_KEY`, else `POLYGON_API_KEY`; none needed (`''`) when
+ * `baseUrl` is a loopback address.
+ *
+ * @throws MissingApiKeyError when there is none; InvalidParameterError when it holds white space.
+ */
+export function resolveApiKey(apiKey: string | undefined | null, baseUrl: string): string {
   if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') {
     throw new InvalidParameterError('apiKey', typeof apiKey, 'expected a string');
   }

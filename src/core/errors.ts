@@ -214,6 +214,33 @@ export const isConnectionError = (e: unknown): e is APIConnectionError =>
 export const isTimeoutError = (e: unknown): e is TimeoutError =>
   hasName(e, ['TimeoutError', 'ConnectTimeout', 'ReadTimeout', 'WriteTimeout', 'PoolTimeout']);
 
+/**
+ * The streaming service refused the connection: `auth_failed` (a wrong or missing key) or
+ * `max_connections` (the account's limit of simultaneous streams). Not retried: a reconnection would be
+ * refused the same way.
+ */
+export class StreamRefusedError extends MdqError {
+  override readonly code: string = 'MDQ_STREAM_REFUSED';
+  override name = 'StreamRefusedError';
+  /** The service's status: `auth_failed` or `max_connections`. */
+  readonly status: string;
+  constructor(status: string, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** The stream's buffer was full and its `overflow` policy is `'error'`: the consumer fell behind. */
+export class StreamOverflowError extends MdqError {
+  override readonly code: string = 'MDQ_STREAM_OVERFLOW';
+  override name = 'StreamOverflowError';
+}
+
+export const isStreamRefusedError = (e: unknown): e is StreamRefusedError =>
+  hasName(e, ['StreamRefusedError']);
+export const isStreamOverflowError = (e: unknown): e is StreamOverflowError =>
+  hasName(e, ['StreamOverflowError']);
+
 /** Every error class by name: the sync client rebuilds errors thrown in its worker from this table. */
 export const errorClasses = {
   MdqError,

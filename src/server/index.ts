@@ -2,6 +2,7 @@
  * The local market-data server (`mdq/server`): answers the service's REST paths from a DuckDB store.
  */
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { isLoopback } from '../core/loopback.js';
@@ -13,6 +14,7 @@ import { type AssetClass, latestDataTimes } from './market/now.js';
 import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
 import { Store } from './store/store.js';
+import { streamServer } from './stream/stream-server.js';
 
 export { type AppOptions, createApp } from './app.js';
 export type { ServerContext } from './context.js';
@@ -65,6 +67,18 @@ export interface StartServerOptions {
    * @default console.error
    */
   log?: (line: string) => void;
+  /**
+   * Where the WebSocket replay of stored ticks starts: Unix ms, an ISO timestamp, or `YYYY-MM-DD`
+   * (midnight in New York).
+   * @default the start of the market's latest day of stored ticks
+   */
+  replayFrom?: number | string;
+  /**
+   * Speed of the WebSocket replay: a multiple of real time (1 = real time) or `'max'` (as fast as the
+   * client reads).
+   * @default 1
+   */
+  replaySpeed?: number | 'max';
 }
 
 /** A running server. */
@@ -165,7 +179,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       settle();
       return response;
     };
+    const { replayFrom, replaySpeed } = options;
+    const stream = streamServer({ store, apiKeys: keys, replayFrom, replaySpeed, log });
     const server = serve({ fetch, hostname: host, port: options.port ?? 8765 });
+    stream.attach(server as Server);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
@@ -181,10 +198,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       port,
       store,
       close() {
-        closed ??= new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          if ('closeIdleConnections' in server) server.closeIdleConnections();
-        })
+        closed ??= stream
+          .close()
+          .then(
+            () =>
+              new Promise<void>((resolve) => {
+                server.close(() => resolve());
+                if ('closeIdleConnections' in server) server.closeIdleConnections();
+              }),
+          )
           .then(() =>
             inFlight === 0
               ? undefined

@@ -1,4 +1,5 @@
 import { type CommandDef, intOption } from '../command.js';
+import { UsageError } from '../usage-error.js';
 
 /** `mdq serve`: the local server, until interrupted. */
 export const serveCommand: CommandDef = {
@@ -31,10 +32,29 @@ export const serveCommand: CommandDef = {
       default: 'latest data time per asset class',
       doc: '"Now" of snapshots, last trades and quotes, for every asset class (default: each class\'s latest tick or intraday bar).',
     },
+    {
+      name: 'replay-from',
+      type: 'unix ms|ISO time|YYYY-MM-DD',
+      default: "the market's latest day of ticks",
+      doc: 'Where the WebSocket replay of stored ticks starts.',
+    },
+    {
+      name: 'replay-speed',
+      type: 'number|max',
+      default: '1',
+      doc: 'Replay speed: a multiple of real time, or max (as fast as the client reads).',
+    },
   ],
   async run(ctx, input) {
     const db = input.options.get('db');
     const now = input.options.get('now');
+    const replayFrom = input.options.get('replay-from');
+    const replaySpeed = input.options.get('replay-speed');
+    if (replaySpeed !== undefined && replaySpeed !== 'max' && !(Number(replaySpeed) > 0)) {
+      throw new UsageError(
+        `Invalid --replay-speed: ${JSON.stringify(replaySpeed)}; expected a positive number or max`,
+      );
+    }
     // On a thread of its own, whose heap is sized for large answers (`YOUNG_GENERATION_MB`).
     const { startServerThread } = await import('../../server/thread.js');
     const server = await startServerThread({
@@ -43,6 +63,10 @@ export const serveCommand: CommandDef = {
       port: intOption(input, 'port', 8765, 0),
       apiKeys: [...(input.all.get('api-key') ?? [])],
       ...(now !== undefined && { now: /^\d+$/.test(now) ? Number(now) : now }),
+      ...(replayFrom !== undefined && {
+        replayFrom: /^\d+$/.test(replayFrom) ? Number(replayFrom) : replayFrom,
+      }),
+      ...(replaySpeed !== undefined && { replaySpeed: replaySpeed === 'max' ? 'max' : Number(replaySpeed) }),
       log: (line) => ctx.error(line),
     });
     const stopped = await new Promise<boolean>((resolve) => {

@@ -1,0 +1,150 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
+import { STREAM_MARKETS, type StreamMarket } from '../../stream/channels.js';
+import type { Store } from '../store/store.js';
+import { FEEDS } from './feeds.js';
+import { type ReplaySpeed, StreamSession } from './session.js';
+import { TickSource } from './tick-source.js';
+
+/** Options of {@link attachStreamServer}. */
+export interface StreamServerOptions {
+  /** The store to replay from (not a caching wrapper: replay batches are read once). */
+  store: Store;
+  /** Accepted keys; without any, every non-empty key is accepted. */
+  apiKeys: readonly string[];
+  /**
+   * Where every replay starts: Unix ms, an ISO timestamp, or `YYYY-MM-DD` (midnight in New York).
+   * @default the start (New York midnight) of the market's latest day of stored ticks
+   */
+  replayFrom?: number | string | undefined;
+  /**
+   * A multiple of real time (1 = real time), or `'max'`: as fast as the client reads.
+   * @default 1
+   */
+  replaySpeed?: ReplaySpeed | string | undefined;
+  log(line: string): void;
+}
+
+/** The WebSocket side of a server. */
+export interface StreamServer {
+  /** Starts answering the upgrades of `server` (the Node HTTP server under the app). */
+  attach(server: Server): void;
+  /** Ends every session (close code 1001) and waits for their queries in flight. */
+  close(): Promise<void>;
+}
+
+/** Parses `--replay-from` into Unix ns. */
+export function parseReplayFrom(value: number | string): bigint {
+  if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.floor(value)) * 1_000_000n;
+  if (typeof value === 'string') {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+      const ms = startOfDay(value, NEW_YORK);
+      if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
+    } else if (/^\d+$/.test(value)) return BigInt(value) * 1_000_000n;
+    else {
+      const ms = Date.parse(value);
+      if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
+    }
+  }
+  throw new Error(`Invalid replay start: ${String(value)}; expected Unix ms, an ISO timestamp or YYYY-MM-DD`);
+}
+
+/** Parses `--replay-speed`: a positive number or `max`. */
+export function parseReplaySpeed(value: ReplaySpeed | string): ReplaySpeed {
+  if (value === 'max') return 'max';
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (typeof value === 'string' && value.trim() === '')) {
+    throw new Error(
+      `Invalid replay speed: ${String(value)}; expected a positive number (1 = real time) or max`,
+    );
+  }
+  return n;
+}
+
+const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+
+/**
+ * The streaming side of the server: once attached, answers WebSocket upgrades on `/stocks`, `/options`,
+ * `/forex`, `/crypto` and `/indices` with the streaming protocol, replaying the stored ticks; any other
+ * upgrade is refused with 404. The key is checked as the REST routes check it.
+ *
+ * @throws Error for a bad `replayFrom` or `replaySpeed`, before anything listens.
+ */
+export function streamServer(options: StreamServerOptions): StreamServer {
+  const from = options.replayFrom === undefined ? undefined : parseReplayFrom(options.replayFrom);
+  const speed = parseReplaySpeed(options.replaySpeed ?? 1);
+  const digests = options.apiKeys.filter((k) => k !== '').map(digest);
+  const accepts = (key: string) => {
+    if (digests.length === 0) return true;
+    const d = digest(key);
+    let ok = false;
+    for (const k of digests) ok = timingSafeEqual(d, k) || ok;
+    return ok;
+  };
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  const sessions = new Set<StreamSession>();
+  const starts = new Map<StreamMarket, Promise<bigint>>();
+  const sources = new Map<StreamMarket, TickSource>();
+  const sourceOf = (market: StreamMarket) => {
+    let s = sources.get(market);
+    if (!s) {
+      s = new TickSource(options.store, market);
+      sources.set(market, s);
+    }
+    return s;
+  };
+  const replayFrom = (market: StreamMarket) => () => {
+    if (from !== undefined) return Promise.resolve(from);
+    let start = starts.get(market);
+    if (!start) {
+      start = sourceOf(market)
+        .latest()
+        .then((ns) => {
+          if (ns === undefined) return 0n;
+          return BigInt(startOfDay(dayOf(Number(ns / 1_000_000n), NEW_YORK), NEW_YORK)) * 1_000_000n;
+        });
+      starts.set(market, start);
+    }
+    return start;
+  };
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '').slice(1) ?? '';
+    const market = STREAM_MARKETS.find((m) => m === path);
+    if (!market) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const session = new StreamSession(ws, {
+        market,
+        feed: FEEDS[market],
+        source: sourceOf(market),
+        accepts,
+        replayFrom: replayFrom(market),
+        speed,
+        log: options.log,
+      });
+      sessions.add(session);
+      // Kept until its replay has stopped: the store must outlive the query in flight.
+      ws.once('close', () => void session.stop().then(() => sessions.delete(session)));
+      session.start();
+    });
+  };
+  let attached: Server | undefined;
+  return {
+    attach(server) {
+      attached = server;
+      server.on('upgrade', onUpgrade);
+    },
+    async close() {
+      attached?.off('upgrade', onUpgrade);
+      for (const ws of wss.clients) ws.close(1001, 'server closing');
+      await Promise.all([...sessions].map((s) => s.stop()));
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import type { StreamMarket } from '../../stream/channels.js';
+import type { SqlValue, Store } from '../store/store.js';
+import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
+import type { HistoryBounds, TradesBefore } from './aggregator.js';
+
+/** Which table a replayed tick comes from; trades sort before quotes of the same nanosecond. */
+export type TickKind = 0 | 1;
+
+/** A stored tick with its table: `kind` 0 is a trade, 1 a quote. */
+export type Tick = ({ kind: 0 } & TradeRow) | ({ kind: 1 } & QuoteRow);
+
+/** Where a replay stands: the key of the last tick sent. Ticks are ordered by (time, kind, ticker, sequence). */
+export interface TickKey {
+  ts: bigint;
+  kind: TickKind;
+  ticker: string;
+  seq: bigint;
+}
+
+/** The tickers a replay reads from one table: a list, or every ticker of the market (`all`). */
+export interface TickerFilter {
+  all: boolean;
+  tickers: readonly string[];
+}
+
+/** How a market's tickers look in the store (the wildcard's predicate). */
+const MARKET_TICKERS: Record<StreamMarket, string> = {
+  stocks: "ticker NOT LIKE '%:%'",
+  options: "ticker LIKE 'O:%'",
+  forex: "ticker LIKE 'C:%'",
+  crypto: "ticker LIKE 'X:%'",
+  indices: "ticker LIKE 'I:%'",
+};
+
+/** Orders two ticks as the replay sends them. */
+export function compareTicks(a: TickKey, b: TickKey): number {
+  if (a.ts !== b.ts) return a.ts < b.ts ? -1 : 1;
+  if (a.kind !== b.kind) return a.kind - b.kind;
+  if (a.ticker !== b.ticker) return a.ticker < b.ticker ? -1 : 1;
+  return a.seq === b.seq ? 0 : a.seq < b.seq ? -1 : 1;
+}
+
+/** The key of a tick. */
+export function tickKey(t: Tick): TickKey {
+  return { ts: t.sip_timestamp, kind: t.kind, ticker: t.ticker, seq: t.sequence_number };
+}
+
+/**
+ * Reads the stored trades and quotes of a market in replay order, a batch at a time: the ticks after
+ * `after` (or from `fromNs` on), of the tickers of each filter, merged across both tables.
+ */
+export class TickSource {
+  constructor(
+    private readonly store: Store,
+    readonly market: StreamMarket,
+  ) {}
+
+  /**
+   * Up to about `limit` ticks after `after` (or at or after `fromNs`), in replay order. An empty result
+   * means the store holds nothing further for these filters.
+   */
+  async next(
+    trades: TickerFilter | undefined,
+    quotes: TickerFilter | undefined,
+    fromNs: bigint,
+    after: TickKey | undefined,
+    limit: number,
+  ): Promise<Tick[]> {
+    const [t, q] = await Promise.all([
+      trades ? this.read('trades', 0, trades, fromNs, after, limit) : [],
+      quotes ? this.read('quotes', 1, quotes, fromNs, after, limit) : [],
+    ]);
+    // A full batch may stop before ticks of the other table with later keys: merge only up to the
+    // earlier of the two batches' last keys.
+    let bound: TickKey | undefined;
+    for (const batch of [t, q]) {
+      const last = batch[batch.length - 1];
+      if (batch.length >= limit && last) {
+        const key = tickKey(last);
+        if (!bound || compareTicks(key, bound) < 0) bound = key;
+      }
+    }
+    const out: Tick[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < t.length || j < q.length) {
+      const a = t[i];
+      const b = q[j];
+      const take = a && (!b || compareTicks(tickKey(a), tickKey(b)) < 0) ? a : (b as Tick);
+      if (bound && compareTicks(tickKey(take), bound) > 0) break;
+      out.push(take);
+      if (take === a) i++;
+      else j++;
+    }
+    return out;
+  }
+
+  private async read(
+    table: 'trades' | 'quotes',
+    kind: TickKind,
+    filter: TickerFilter,
+    fromNs: bigint,
+    after: TickKey | undefined,
+    limit: number,
+  ): Promise<Tick[]> {
+    if (!filter.all && filter.tickers.length === 0) return [];
+    const params: SqlValue[] = [];
+    const where: string[] = [];
+    if (filter.all) where.push(MARKET_TICKERS[this.market]);
+    else {
+      const marks = filter.tickers.map((ticker) => {
+        params.push(ticker);
+        return `$${params.length}`;
+      });
+      where.push(`ticker IN (${marks.join(', ')})`);
+    }
+    if (!after) {
+      params.push(fromNs);
+      where.push(`sip_timestamp >= $${params.length}`);
+    } else if (after.kind < kind) {
+      params.push(after.ts);
+      where.push(`sip_timestamp >= $${params.length}`);
+    } else if (after.kind > kind) {
+      params.push(after.ts);
+      where.push(`sip_timestamp > $${params.length}`);
+    } else {
+      params.push(after.ts, after.ts, after.ticker, after.seq);
+      const n = params.length;
+      where.push(
+        `sip_timestamp >= $${n - 3} AND (sip_timestamp, ticker, sequence_number) > ($${n - 2}, $${n - 1}, $${n})`,
+      );
+    }
+    params.push(BigInt(limit));
+    const rows = await this.store.all<TradeRow & QuoteRow>(
+      `SELECT * FROM ${table} WHERE ${where.join(' AND ')}
+        ORDER BY sip_timestamp, ticker, sequence_number LIMIT $${params.length}`,
+      params,
+    );
+    for (const row of rows) (row as unknown as Tick).kind = kind;
+    return rows as unknown as Tick[];
+  }
+
+  /**
+   * What the store holds of `ticker`'s trades before the trade `key` (same day, in (time, sequence)
+   * order): the day's totals and first price, and the trades of the minute and second that contain it.
+   */
+  async tradesBefore(ticker: string, key: TickKey, bounds: HistoryBounds): Promise<TradesBefore> {
+    const ns = (ms: number) => BigInt(ms) * 1_000_000n;
+    const win = (p: string, n: number) =>
+      `arg_min(price, sequence_number) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}o,
+       max(price) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}h,
+       min(price) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}l,
+       arg_max(price, sequence_number) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}c,
+       coalesce(sum(size) FILTER (WHERE sip_timestamp >= $${n}), 0) AS ${p}v,
+       coalesce(sum(price * size) FILTER (WHERE sip_timestamp >= $${n}), 0) AS ${p}pv,
+       (count(*) FILTER (WHERE sip_timestamp >= $${n}))::DOUBLE AS ${p}n`;
+    type Row = Record<string, number | null>;
+    const rows = await this.store.all<Row>(
+      `SELECT coalesce(sum(size), 0) AS v, coalesce(sum(price * size), 0) AS pv,
+              arg_min(price, sequence_number) AS op, ${win('m', 5)}, ${win('s', 6)}
+         FROM trades WHERE ticker = $1 AND sip_timestamp >= $2
+          AND (sip_timestamp, sequence_number) < ($3, $4)`,
+      [ticker, ns(bounds.day), key.ts, key.seq, ns(bounds.minute), ns(bounds.second)],
+    );
+    const r = rows[0] ?? {};
+    const window = (p: string) => ({
+      o: r[`${p}o`] ?? 0,
+      h: r[`${p}h`] ?? 0,
+      l: r[`${p}l`] ?? 0,
+      c: r[`${p}c`] ?? 0,
+      v: r[`${p}v`] ?? 0,
+      pv: r[`${p}pv`] ?? 0,
+      n: r[`${p}n`] ?? 0,
+    });
+    return {
+      dayV: r.v ?? 0,
+      dayPv: r.pv ?? 0,
+      dayOpen: r.op ?? null,
+      second: window('s'),
+      minute: window('m'),
+    };
+  }
+
+  /** The latest tick time of the market (Unix ns), or undefined when it has none. */
+  async latest(): Promise<bigint | undefined> {
+    const where = MARKET_TICKERS[this.market];
+    const rows = await this.store.all<{ m: bigint | null }>(
+      `SELECT max(m) AS m FROM (SELECT max(sip_timestamp) AS m FROM trades WHERE ${where}
+        UNION ALL SELECT max(sip_timestamp) AS m FROM quotes WHERE ${where})`,
+    );
+    return rows[0]?.m ?? undefined;
+  }
+}

@@ -1,0 +1,87 @@
+import type { TestContext } from 'node:test';
+import WebSocket from 'ws';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { openTestStore } from '../support/store.js';
+
+/** The first trading day of the test store's SPY, IBM and BAC ticks. */
+export const REPLAY_DAY = '2013-10-07';
+export const KEY = 'stream-key';
+
+/**
+ * The local server over the test store, replaying from `REPLAY_DAY` at `max` speed with one accepted
+ * key; undefined (the test skipped) when the store was not built.
+ */
+export async function startReplayServer(
+  t: TestContext,
+  options: { replayFrom?: string | number; replaySpeed?: number | 'max'; apiKeys?: string[] } = {},
+): Promise<{ server: RunningServer; wsUrl: string } | undefined> {
+  const store = await openTestStore(t);
+  if (!store) return undefined;
+  const server = await startServer({
+    store,
+    port: 0,
+    apiKeys: options.apiKeys ?? [KEY],
+    replayFrom: options.replayFrom ?? REPLAY_DAY,
+    replaySpeed: options.replaySpeed ?? 'max',
+    log: () => {},
+  });
+  t.after(async () => {
+    await server.close();
+    store.close();
+  });
+  return { server, wsUrl: server.url.replace(/^http/, 'ws') };
+}
+
+/** A raw protocol client: every message received, decoded, in order. */
+export class RawClient {
+  readonly messages: Record<string, unknown>[] = [];
+  private waiters: (() => void)[] = [];
+  closeCode: number | undefined;
+  readonly closed: Promise<number>;
+
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const parsed = JSON.parse(data.toString()) as Record<string, unknown>[];
+      this.messages.push(...parsed);
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code) => {
+        this.closeCode = code;
+        for (const w of this.waiters.splice(0)) w();
+        resolve(code);
+      }),
+    );
+  }
+
+  static async open(url: string): Promise<RawClient> {
+    const ws = new WebSocket(url);
+    const client = new RawClient(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return client;
+  }
+
+  send(action: string, params: string): void {
+    this.ws.send(JSON.stringify({ action, params }));
+  }
+
+  /** Waits until `pred` holds for the messages received so far (or the socket closes). */
+  async until(pred: (messages: Record<string, unknown>[]) => boolean): Promise<void> {
+    while (!pred(this.messages)) {
+      if (this.closeCode !== undefined)
+        throw new Error(`closed (${this.closeCode}) before the expected messages`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  statuses(): string[] {
+    return this.messages.filter((m) => m.ev === 'status').map((m) => `${m.status}: ${m.message}`);
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
