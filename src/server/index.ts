@@ -2,7 +2,9 @@
  * The local market-data server (`mdq/server`): answers the service's REST paths from a DuckDB store.
  */
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { serve } from '@hono/node-server';
 import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
 import { createApp } from './app.js';
@@ -60,6 +62,14 @@ export interface StartServerOptions {
    */
   cache?: boolean;
   /**
+   * The URL clients reach the server by (behind a proxy, say), on which `next_url` links are built.
+   * Without it, a link is built on the Host a request was addressed to when that is one of the
+   * server's own names (the bound address, and `localhost` or the machine's names and addresses
+   * where they reach it) with its port, else on the bound address: a forged Host never makes a link.
+   * @default none
+   */
+  publicUrl?: string;
+  /**
    * Where log lines go (start-up, unexpected errors). Never given an API key.
    * @default console.error
    */
@@ -78,6 +88,9 @@ export interface RunningServer {
    */
   close(): Promise<void>;
 }
+
+/** How long `close()` lets open connections finish before cutting them. */
+const CLOSE_GRACE_MS = 2000;
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost|\[::1\])$/i;
 
@@ -99,6 +112,51 @@ async function openStore(path: string): Promise<{ store: Store; readOnly: boolea
     }
   }
   return { store: await Store.open(path), readOnly: false };
+}
+
+const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
+
+/** A host as it appears in a URL (IPv6 addresses bracketed), lower case. */
+function hostPart(host: string): string {
+  const h = host.toLowerCase();
+  return h.includes(':') && !h.startsWith('[') ? `[${h}]` : h;
+}
+
+/**
+ * The server's origin for a request's Host header: that Host when it names this server (see
+ * `StartServerOptions.publicUrl`), else the bound address (for a wildcard bind, the machine's name).
+ */
+function ownOrigin(host: string, port: number): (requested: string | undefined) => string {
+  const names = new Set([hostPart(host)]);
+  const wildcard = WILDCARD.test(host);
+  if (wildcard || isLoopback(host)) for (const h of ['localhost', '127.0.0.1', '[::1]']) names.add(h);
+  if (wildcard) {
+    names.add(hostname().toLowerCase());
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) names.add(hostPart(a.address));
+  }
+  const own = new Set([...names].map((name) => `${name}:${port}`));
+  const fallback = `http://${wildcard ? hostname().toLowerCase() : hostPart(host)}:${port}`;
+  return (requested) => {
+    const h = requested?.toLowerCase();
+    return h !== undefined && own.has(h) ? `http://${h}` : fallback;
+  };
+}
+
+/** Checks the `publicUrl` option: an http(s) URL without query or fragment; gives it without a trailing slash. */
+function parsePublicUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new Error(
+      `Invalid publicUrl: ${JSON.stringify(raw)}; expected an http(s) URL such as http://example.com:8765`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Resolves the `now` option into Unix ms. */
@@ -136,6 +194,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new Error(`Binding ${host} (not loopback) requires at least one API key`);
   }
   const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
+  const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const log = options.log ?? ((line: string) => console.error(line));
   const owned = options.store === undefined;
   const opened = options.store ? undefined : await openStore(options.db ?? defaultDbPath());
@@ -144,13 +203,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const latest = fixedNow ?? (await latestDataTime(store)) ?? Date.now();
     const cache = options.cache ?? opened?.readOnly === true;
     const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now: async () => latest, log };
-    const app = createApp(ctx, { apiKeys: keys, ...(cache && { responses: new ResponseCache() }) });
+    let origin: (requested: string | undefined) => string = () => '';
+    const app = createApp(ctx, {
+      apiKeys: keys,
+      origin: (requested) => origin(requested),
+      ...(cache && { responses: new ResponseCache() }),
+    });
     // Requests whose client went away still run their queries; close() waits for them before it closes
     // the store, since closing DuckDB under a running query crashes or hangs the process.
     let inFlight = 0;
     let drained: (() => void) | undefined;
+    let closing = false;
     const settle = () => {
       if (--inFlight === 0) drained?.();
+      // The connection of a request answered while closing would otherwise stay open, idle.
+      if (closing) setImmediate(() => server.closeIdleConnections());
     };
     const fetch: typeof app.fetch = (request, env, executionCtx) => {
       inFlight++;
@@ -165,13 +232,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       settle();
       return response;
     };
-    const server = serve({ fetch, hostname: host, port: options.port ?? 8765 });
+    // An HTTP/1 server: `serve` makes one unless asked for HTTP/2.
+    const server = serve({ fetch, hostname: host, port: options.port ?? 8765 }) as Server;
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
     });
     const port = (server.address() as AddressInfo).port;
-    const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+    const url = `http://${hostPart(host)}:${port}`;
+    origin = publicUrl ? () => publicUrl : ownOrigin(host, port);
     log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
     if (keys.length === 0) log('no API key configured: any non-empty key is accepted');
     let closed: Promise<void> | undefined;
@@ -181,8 +250,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       store,
       close() {
         closed ??= new Promise<void>((resolve) => {
+          closing = true;
           server.close(() => resolve());
-          if ('closeIdleConnections' in server) server.closeIdleConnections();
+          server.closeIdleConnections();
+          // A client that holds its connection (a request sent slowly, an answer read slowly) would
+          // keep the server open for minutes: after a grace period its connection is cut.
+          setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         })
           .then(() =>
             inFlight === 0
