@@ -55,14 +55,30 @@ export async function ingestWithProgress(
 async function runIngest(
   ctx: CliContext,
   db: string | undefined,
-  work: (store: Store, onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
+  work: (
+    store: Store,
+    onProgress: (p: IngestProgress) => void,
+    signal: AbortSignal,
+  ) => Promise<IngestSummary>,
 ): Promise<void> {
   const path = db ?? defaultDbPath(ctx.streams.env);
   // Loaded on demand, so that commands that need no DuckDB do not load it.
   const { Store } = await import('../../server/store/store.js');
   const store = await Store.open(path);
+  // Ctrl-C or SIGTERM stops after the current file (what was committed stays) and removes the staging
+  // folder; a second one ends the process at once (the folder is still removed on exit).
+  const interrupted = new AbortController();
+  const stop = () => {
+    if (interrupted.signal.aborted) process.exit(130);
+    ctx.note('stopping after the current file (again to stop now)');
+    interrupted.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
-    const summary = await ingestWithProgress(ctx, store, path, (onProgress) => work(store, onProgress));
+    const summary = await ingestWithProgress(ctx, store, path, (onProgress) =>
+      work(store, onProgress, interrupted.signal),
+    );
     printValue(ctx, {
       db: path,
       filesSeen: summary.filesSeen,
@@ -75,6 +91,8 @@ async function runIngest(
       elapsedMs: Math.round(summary.elapsedMs),
     });
   } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     store.close();
   }
 }
@@ -89,8 +107,8 @@ export const ingestCommands: readonly CommandDef[] = [
     async run(ctx, input) {
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestLean } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
-        ingestLean(store, input.args[0] as string, { onProgress, continueOnError }),
+      await runIngest(ctx, input.options.get('db'), (store, onProgress, signal) =>
+        ingestLean(store, input.args[0] as string, { onProgress, continueOnError, signal }),
       );
     },
   },
@@ -117,9 +135,10 @@ export const ingestCommands: readonly CommandDef[] = [
       }
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestFlatFiles } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
+      await runIngest(ctx, input.options.get('db'), (store, onProgress, signal) =>
         ingestFlatFiles(store, input.args, {
           onProgress,
+          signal,
           continueOnError,
           ...(resolution && { resolution }),
         }),

@@ -197,14 +197,19 @@ export class Staging implements RowSink {
     private readonly known: { tickers: Set<string>; contracts: Set<string> },
   ) {}
 
-  /** Creates the staging folder (removed by `close`). */
+  /** Removes the folder if the process exits while it is open (`process.exit` on a second Ctrl-C). */
+  private readonly removeOnExit = () => rmSync(this.dir, { recursive: true, force: true });
+
+  /** Creates the staging folder (removed by `close`, or when the process exits before). */
   static async create(store: Store): Promise<Staging> {
     const tickers = await store.all<{ ticker: string }>('SELECT ticker FROM tickers');
     const contracts = await store.all<{ ticker: string }>('SELECT ticker FROM option_contracts');
-    return new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')), {
+    const staging = new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')), {
       tickers: new Set(tickers.map((r) => r.ticker)),
       contracts: new Set(contracts.map((r) => r.ticker)),
     });
+    process.on('exit', staging.removeOnExit);
+    return staging;
   }
 
   bar(r: BarRow): void {
@@ -474,6 +479,7 @@ export class Staging implements RowSink {
 
   /** Removes the staging folder. */
   close(): void {
+    process.off('exit', this.removeOnExit);
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
