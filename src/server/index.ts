@@ -62,6 +62,16 @@ export interface StartServerOptions {
    */
   cache?: boolean;
   /**
+   * Byte budget of the query-result cache (results and their keys; see `QueryCache`); 0 keeps none.
+   * @default 256 MiB
+   */
+  queryCacheBytes?: number;
+  /**
+   * Byte budget of the answer cache (bodies and their URLs; see `ResponseCache`); 0 keeps none.
+   * @default 128 MiB
+   */
+  responseCacheBytes?: number;
+  /**
    * The URL clients reach the server by (behind a proxy, say), on which `next_url` links are built.
    * Without it, a link is built on the Host a request was addressed to when that is one of the
    * server's own names (the bound address, and `localhost` or the machine's names and addresses
@@ -88,6 +98,11 @@ export interface RunningServer {
    */
   close(): Promise<void>;
 }
+
+/** Default byte budget of the query-result cache. */
+export const QUERY_CACHE_BYTES = 256 * 2 ** 20;
+/** Default byte budget of the answer cache. */
+export const RESPONSE_CACHE_BYTES = 128 * 2 ** 20;
 
 /** How long `close()` lets open connections finish before cutting them. */
 const CLOSE_GRACE_MS = 2000;
@@ -202,12 +217,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     const latest = fixedNow ?? (await latestDataTime(store)) ?? Date.now();
     const cache = options.cache ?? opened?.readOnly === true;
-    const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now: async () => latest, log };
+    const queryBytes = options.queryCacheBytes ?? QUERY_CACHE_BYTES;
+    const responseBytes = options.responseCacheBytes ?? RESPONSE_CACHE_BYTES;
+    const ctx: ServerContext = {
+      store: cache && queryBytes > 0 ? cachingStore(store, { maxBytes: queryBytes }) : store,
+      now: async () => latest,
+      log,
+    };
     let origin: (requested: string | undefined) => string = () => '';
     const app = createApp(ctx, {
       apiKeys: keys,
       origin: (requested) => origin(requested),
-      ...(cache && { responses: new ResponseCache() }),
+      ...(cache && responseBytes > 0 && { responses: new ResponseCache({ maxBytes: responseBytes }) }),
     });
     // Requests whose client went away still run their queries; close() waits for them before it closes
     // the store, since closing DuckDB under a running query crashes or hangs the process.

@@ -42,6 +42,18 @@ export const serveCommand: CommandDef = {
       doc: '"Now" of the server.',
     },
     {
+      name: 'query-cache-mb',
+      type: 'int ≥ 0',
+      default: '256',
+      doc: 'MiB of query results (keys included) kept for repeated requests; 0 keeps none.',
+    },
+    {
+      name: 'response-cache-mb',
+      type: 'int ≥ 0',
+      default: '128',
+      doc: 'MiB of whole answers (URLs included) kept for repeated requests; 0 keeps none.',
+    },
+    {
       name: 'public-url',
       type: 'url',
       default: 'the address bound',
@@ -53,6 +65,9 @@ export const serveCommand: CommandDef = {
     const now = input.options.get('now');
     const publicUrl = input.options.get('public-url');
     const port = intOption(input, 'port', 8765, 0, 65_535);
+    const mib = (name: string, fallback: number) => intOption(input, name, fallback, 0, 2 ** 20) * 2 ** 20;
+    const queryCacheBytes = mib('query-cache-mb', 256);
+    const responseCacheBytes = mib('response-cache-mb', 128);
     const path = db ?? defaultDbPath(ctx.streams.env);
     if (!flagOption(input, 'create') && !existsSync(path)) {
       const what = db === undefined ? 'The default database' : 'Invalid --db:';
@@ -74,6 +89,8 @@ export const serveCommand: CommandDef = {
       db: path,
       host: input.options.get('host') ?? '127.0.0.1',
       port,
+      queryCacheBytes,
+      responseCacheBytes,
       apiKeys: [...(input.all.get('api-key') ?? [])],
       ...(now !== undefined && { now: /^\d+$/.test(now) ? Number(now) : now }),
       ...(publicUrl !== undefined && { publicUrl }),
