@@ -42,6 +42,7 @@ export async function ingestWithProgress(
       }),
     );
     progress.done();
+    for (const { path, reason } of summary.passedOver) ctx.note(`passed over ${path}: ${reason}`);
     const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
     ctx.note(
       `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in the store, ${summary.filesFailed} failed), ${rows.toLocaleString('en-US')} rows in ${(summary.elapsedMs / 1000).toFixed(1)}s into ${path}`,
@@ -86,6 +87,7 @@ async function runIngest(
       filesSkipped: summary.filesSkipped,
       filesFailed: summary.filesFailed,
       unrecognised: summary.unrecognised.length,
+      passedOver: summary.passedOver.map((p) => `${p.path}: ${p.reason}`),
       ...Object.fromEntries(Object.entries(summary.rows).map(([k, v]) => [`rows.${k}`, v])),
       errors: summary.errors.map((e) => e.message),
       elapsedMs: Math.round(summary.elapsedMs),

@@ -216,6 +216,14 @@ async function prepare(store: Store, src: FlatSource): Promise<PreparedSource> {
         `${n} is not a list of integers`,
       ]);
   }
+  // NaN, infinities and negative prices, sizes or volumes are not market data (DuckDB reads "nan"
+  // and "inf"); a time must be one the server can show.
+  for (const n of names) {
+    if (COLUMN_TYPES[n] === 'DOUBLE')
+      checks.push([`NOT (isfinite(${n}) AND ${n} >= 0)`, `${n} is not a finite number ≥ 0`]);
+    else if (NS_COLUMNS.has(n))
+      checks.push([`NOT (${n} BETWEEN 0 AND ${MAX_NS})`, `${n} is not a time in ns from 1970 to 2200`]);
+  }
   let time: string;
   if (layout === 'aggregates') time = 'window_start // 1000000';
   else {
@@ -275,6 +283,11 @@ async function prepare(store: Store, src: FlatSource): Promise<PreparedSource> {
     replaces: { kind: 'keys' },
   };
 }
+
+/** Columns holding Unix ns. */
+const NS_COLUMNS = new Set(['window_start', 'participant_timestamp', 'sip_timestamp', 'trf_timestamp']);
+/** 2200-01-01 in Unix ns: later times are typing errors (and out of the range of a JS `Date` in ms). */
+const MAX_NS = 7_258_118_400_000_000_000n;
 
 /** `12,37`, `[12, 37]` or empty. */
 const INT_LIST = '^\\[?\\s*(-?[0-9]+\\s*(,\\s*-?[0-9]+\\s*)*)?\\]?$';

@@ -2,5 +2,5 @@
 export { type FlatFileLayout, type FlatFileOptions, ingestFlatFiles } from './flatfiles.js';
 export { formatLocation, IngestError, type IngestLocation, isIngestError } from './ingest-error.js';
 export { ingestLean, type LeanLayout, leanLayout } from './lean.js';
-export type { IngestOptions, IngestProgress, IngestSummary } from './run-jobs.js';
+export type { IngestOptions, IngestProgress, IngestSummary, PassedOver } from './run-jobs.js';
 export type { RowCounts } from './staging.js';
