@@ -34,9 +34,14 @@ export interface PreparedSource {
   rows: number;
   /**
    * `ticker-range`: every stored row of `tickers` within [min, max] is replaced (a Lean tick file is
-   * the whole record of its ticker's day); `keys`: stored rows with the same key are replaced.
+   * the whole record of its ticker's day); `ticker-ranges`: every stored row of each ticker within that
+   * ticker's own range, as the query `sql` gives them (`ticker`, `lo`, `hi`), is replaced; `keys`:
+   * stored rows with the same key are replaced.
    */
-  replaces: { kind: 'ticker-range'; tickers: string[] } | { kind: 'keys' };
+  replaces:
+    | { kind: 'ticker-range'; tickers: string[] }
+    | { kind: 'ticker-ranges'; sql: string }
+    | { kind: 'keys' };
 }
 
 /** Lean's intraday kinds handled natively. */

@@ -175,7 +175,9 @@ function text(v: string | null): string {
  * makes loading several times slower), so before inserting, stored rows with the same key are deleted:
  * (ticker, resolution, t) for bars and quote bars, (ticker, t) for open interest, (ticker,
  * sequence_number, sip_timestamp) for trades and quotes. A Lean tick file instead replaces every
- * stored tick of its ticker within its time range: it is the whole record of that ticker's day.
+ * stored tick of its ticker within its time range: it is the whole record of that ticker's day; so
+ * does a flat file of ticks without sequence numbers, per ticker (their line numbers stand in for
+ * sequence numbers, and would not match another file's).
  */
 export class Staging implements RowSink {
   private files = emptyFiles();
@@ -426,6 +428,16 @@ export class Staging implements RowSink {
         `DELETE FROM main.${table} WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
            AND ${time} BETWEEN $1 AND $2`,
         [p.min, p.max, ...tickers],
+      );
+      const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
+      return Number(result.rowsChanged);
+    }
+    if (p.replaces.kind === 'ticker-ranges') {
+      // The overall bounds let DuckDB skip most stored row groups before the join.
+      await this.store.run(
+        `DELETE FROM main.${table} AS d USING (${p.replaces.sql}) AS r
+         WHERE d.${time} BETWEEN $1 AND $2 AND d.ticker = r.ticker AND d.${time} BETWEEN r.lo AND r.hi`,
+        [p.min, p.max],
       );
       const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
       return Number(result.rowsChanged);
