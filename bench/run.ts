@@ -277,7 +277,7 @@ async function main(): Promise<void> {
       }
 
       if (wanted('6')) {
-        log(`6. server RSS under ${heavyRequests} distinct requests of 10 000 trades (caches on)`);
+        log(`6. server RSS under ${heavyRequests} distinct requests of 9 999 trades (caches on)`);
         const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
           'synthetic',
           syntheticDb,
@@ -294,7 +294,7 @@ async function main(): Promise<void> {
           const last = readings.at(-1);
           if (quarter && last) {
             rows.push({
-              benchmark: `6. server RSS, ${heavyRequests} distinct requests of 10 000 trades (caches on, as mdq serve)`,
+              benchmark: `6. server RSS, ${heavyRequests} distinct requests of 9 999 trades (caches on, as mdq serve)`,
               contender: `after ${last.requests} requests`,
               baseline: `after ${quarter.requests} requests`,
               value: last.rssMiB,
