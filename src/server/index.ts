@@ -75,7 +75,9 @@ export interface StartServerOptions {
    * The URL clients reach the server by (behind a proxy, say), on which `next_url` links are built.
    * Without it, a link is built on the Host a request was addressed to when that is one of the
    * server's own names (the bound address, and `localhost` or the machine's names and addresses
-   * where they reach it) with its port, else on the bound address: a forged Host never makes a link.
+   * where they reach it) with its port, or, for a server bound to loopback, any loopback address
+   * and port (a local proxy); else on the bound address: a Host naming another machine never makes
+   * a link.
    * @default none
    */
   publicUrl?: string;
@@ -152,9 +154,16 @@ function ownOrigin(host: string, port: number): (requested: string | undefined) 
   }
   const own = new Set([...names].map((name) => `${name}:${port}`));
   const fallback = `http://${wildcard ? hostname().toLowerCase() : hostPart(host)}:${port}`;
+  // Bound to loopback, only processes of this machine reach the server: a loopback Host with another
+  // port is a local proxy in front of it (one that injects faults, or models a slow link), and its
+  // links must lead back through it. They still never lead off the machine.
+  const local = isLoopback(host);
   return (requested) => {
     const h = requested?.toLowerCase();
-    return h !== undefined && own.has(h) ? `http://${h}` : fallback;
+    if (h === undefined) return fallback;
+    if (own.has(h)) return `http://${h}`;
+    const m = local ? /^(.+):(\d{1,5})$/.exec(h) : null;
+    return m && isLoopback(m[1] as string) && Number(m[2]) <= 65_535 ? `http://${h}` : fallback;
   };
 }
 

@@ -43,6 +43,11 @@ test('next_url: a forged Host never makes the link; the server’s own names do'
     const local = `localhost:${server.port}`;
     const byName = await getWithHost(server.url, path, local);
     assert.equal(new URL(byName.next_url as string).origin, `http://${local}`);
+    // A proxy of this machine in front of a loopback server: its links lead back through the proxy.
+    const proxied = await getWithHost(server.url, path, '127.0.0.1:40001');
+    assert.equal(new URL(proxied.next_url as string).origin, 'http://127.0.0.1:40001');
+    const elsewhere = await getWithHost(server.url, path, '127.0.0.1.evil.example:40001');
+    assert.equal(new URL(elsewhere.next_url as string).origin, server.url);
   } finally {
     await server.close();
     store.close();
