@@ -156,6 +156,19 @@ export async function peakRss(pid: number | undefined): Promise<number | undefin
   }
 }
 
+/** `VmRSS` (the resident set size now) of a process in MiB, read from `/proc`; undefined elsewhere. */
+export async function currentRss(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs a script to completion and returns its last stdout line, parsed as JSON. */
 export function runJson<T>(args: readonly string[]): Promise<T> {
   return new Promise((resolve, reject) => {

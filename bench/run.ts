@@ -5,8 +5,8 @@
  * target. Results go to standard output (markdown) and `bench/results.json`.
  *
  * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
- * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, load; default
- * all), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
+ * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, 6, load;
+ * default all), BENCH_HEAVY_REQUESTS (distinct heavy requests of benchmark 6, default 1000), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
  * connection>` separated by commas; default 20:100,20:50; empty for none).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTest } from './autocannon.js';
+import { rssUnderDistinctRequests } from './cache-memory.js';
 import { fullRange, smallCalls } from './client-benchmarks.js';
 import { type Child, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
 import { aggregateVsDuckDb, ingestVsCsv, SPY_DAY } from './server-benchmarks.js';
@@ -23,6 +24,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const calls = Number(process.env.BENCH_CALLS ?? 2000);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
+const heavyRequests = Number(process.env.BENCH_HEAVY_REQUESTS ?? 1000);
 const only = process.env.BENCH_ONLY?.split(',').map((b) => b.trim());
 const links = (process.env.BENCH_LINKS ?? '20:100,20:50')
   .split(',')
@@ -272,6 +274,39 @@ async function main(): Promise<void> {
             }
           }),
         );
+      }
+
+      if (wanted('6')) {
+        log(`6. server RSS under ${heavyRequests} distinct requests of 9 999 trades (caches on)`);
+        const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
+          'synthetic',
+          syntheticDb,
+          ...FOUR_YEARS,
+          'cache',
+        ]);
+        await withChild(cached, async (cachedUrl) => {
+          const readings = await rssUnderDistinctRequests(cachedUrl, cached.process.pid, {
+            requests: heavyRequests,
+            every: Math.max(1, Math.round(heavyRequests / 10)),
+          });
+          extra.cacheMemory = readings;
+          const quarter = readings.find((r) => r.requests >= heavyRequests / 4);
+          const last = readings.at(-1);
+          if (quarter && last) {
+            rows.push({
+              benchmark: `6. server RSS, ${heavyRequests} distinct requests of 9 999 trades (caches on, as mdq serve)`,
+              contender: `after ${last.requests} requests`,
+              baseline: `after ${quarter.requests} requests`,
+              value: last.rssMiB,
+              baselineValue: quarter.rssMiB,
+              unit: 'MiB',
+              ratio: last.rssMiB / quarter.rssMiB,
+              target: 'flat (reported)',
+              met: undefined,
+              note: `RSS by requests: ${readings.map((r) => `${r.requests}: ${r.rssMiB}`).join(', ')}`,
+            });
+          }
+        });
       }
 
       if (wanted('load')) {

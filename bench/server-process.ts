@@ -5,7 +5,8 @@
  *
  * Usage: node --import tsx bench/server-process.ts <mode> [arg]
  * - `synthetic <db> <from> <to> [cache]`: the mdq server over a store with synthetic minute bars of SYNTH
- *   from `<from>` to `<to>` and a few trades on 2023-12-29 (built into `<db>` when absent); with `cache`,
+ *   from `<from>` to `<to>`, a few trades on 2023-12-29 and 200 000 trades of HEAVY on 2023-12-28 (built
+ *   into `<db>` when absent); with `cache`,
  *   the server's caches are on (as `mdq serve` has them).
  * - `store <db>`: the mdq server over an existing store, caches off.
  * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
@@ -18,6 +19,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { Store, startServerThread } from '../src/server/index.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../test/reliability/synthetic-store.js';
+import { HEAVY_TICKER, HEAVY_TRADES } from './cache-memory.js';
 
 const [mode, arg, from = '2023-01-01', to = '2023-12-31', cache] = process.argv.slice(2);
 
@@ -32,6 +34,15 @@ async function buildSyntheticStore(path: string): Promise<void> {
      SELECT $1, $2 + i * 1000000, $2 + i * 1000000 - 500, i + 1, 100 + (i % 50) / 100, 100, 4, [12], CAST(i AS VARCHAR), 1
      FROM range(1000) r(i)`,
     [SYNTHETIC_TICKER, t0],
+  );
+  // Many trades of another ticker, for requests of 10 000 trades each over distinct windows
+  // (benchmark 6): one every 10 ms over about 33 minutes of 2023-12-28.
+  const heavy = BigInt(Date.parse('2023-12-28T15:00:00Z')) * 1_000_000n;
+  await store.run(
+    `INSERT INTO trades (ticker, sip_timestamp, participant_timestamp, sequence_number, price, size, exchange, conditions, id, tape)
+     SELECT $1, $2 + i * 10000000, $2 + i * 10000000 - 500, i + 1, 50 + (i % 997) / 100, 100 + i % 7, 4, [12, 37], CAST(i AS VARCHAR), 1
+     FROM range(${HEAVY_TRADES}) r(i)`,
+    [HEAVY_TICKER, heavy],
   );
   store.close();
 }

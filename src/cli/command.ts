@@ -147,12 +147,19 @@ function helpRow(name: string, type: string, def: string | undefined, doc: strin
 }
 
 /** Reads an integer option; a usage error names the option and what it allows. */
-export function intOption(input: CommandInput, name: string, fallback: number, min = 1): number {
+export function intOption(
+  input: CommandInput,
+  name: string,
+  fallback: number,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = input.options.get(name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) {
-    throw new UsageError(`Invalid --${name}: ${JSON.stringify(raw)}; expected an integer ≥ ${min}`);
+  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    const allowed = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`Invalid --${name}: ${JSON.stringify(raw)}; expected an integer ${allowed}`);
   }
   return n;
 }

@@ -104,10 +104,12 @@ export async function runCli(argv: readonly string[], streams: CliStreams): Prom
           .join(', ');
         throw new UsageError(`Missing operation for mdq ${found.group.name}; allowed: ${allowed}`);
       }
-      if (wantsHelp || argv.length === 0) {
+      if (wantsHelp) {
         streams.stdout.write(mainHelp(groups));
         return EXIT.ok;
       }
+      // Without a command there is nothing to do: the help goes with the usage error.
+      if (argv.length === 0) streams.stderr.write(mainHelp(groups));
       throw new UsageError(`Missing command; allowed: ${groups.map((g) => g.name).join(', ')}`);
     }
     if (wantsHelp) {

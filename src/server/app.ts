@@ -20,6 +20,12 @@ export interface AppOptions {
    * @default none
    */
   responses?: ResponseCache;
+  /**
+   * The server's own origin for a request's Host header (`next_url` links are built on it); see
+   * `originOf`.
+   * @default the request URL's origin
+   */
+  origin?: (host: string | undefined) => string;
 }
 
 const POOL_BYTES = 4096;
@@ -46,10 +52,12 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
   const app = new Hono<AppEnv>();
   const authorize = apiKeyAuth(options.apiKeys);
   const responses = options.responses;
+  const origin = options.origin;
   // One middleware: each layer costs per request.
   app.use('*', async (c, next) => {
     const id = newRequestId();
     c.set('requestId', id);
+    if (origin) c.set('origin', origin);
     // X-Request-ID is written by sendJson with the body.
     authorize(c);
     if (responses && c.req.method === 'GET') {

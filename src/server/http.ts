@@ -3,9 +3,16 @@ import { stringifyJson } from '../core/json.js';
 
 /**
  * Hono environment of the app: the request id is set for every request; `remember` when the server
- * keeps answers (see `ResponseCache`), to be called with the text of a successful answer.
+ * keeps answers (see `ResponseCache`), to be called with the text of a successful answer; `origin`
+ * when the server knows its own origin (see `AppOptions.origin`).
  */
-export type AppEnv = { Variables: { requestId: string; remember?: (body: string) => void } };
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    remember?: (body: string) => void;
+    origin?: (host: string | undefined) => string;
+  };
+};
 
 /**
  * A request the server refuses, answered in the service's error shape:
@@ -60,8 +67,13 @@ export function put(out: Record<string, unknown>, key: string, value: unknown): 
   if (value !== null && value !== undefined) out[key] = value;
 }
 
-/** The origin (`http://host:port`) the request was addressed to: `next_url` links are built on it. */
+/**
+ * The server's own origin (`http://host:port`), on which `next_url` links are built: never taken
+ * from a Host header the server does not recognise as one of its own names, so a forged Host cannot
+ * send clients (and their keys) elsewhere. An app without a known origin (tests calling it directly)
+ * uses the request URL's.
+ */
 export function originOf(c: Context<AppEnv>): string {
-  const url = new URL(c.req.url);
-  return url.origin;
+  const own = c.get('origin');
+  return own ? own(c.req.header('host')) : new URL(c.req.url).origin;
 }

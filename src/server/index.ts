@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { serve } from '@hono/node-server';
 import { isLoopback } from '../core/loopback.js';
 import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
@@ -63,6 +64,26 @@ export interface StartServerOptions {
    */
   cache?: boolean;
   /**
+   * Byte budget of the query-result cache (results and their keys; see `QueryCache`); 0 keeps none.
+   * @default 256 MiB
+   */
+  queryCacheBytes?: number;
+  /**
+   * Byte budget of the answer cache (bodies and their URLs; see `ResponseCache`); 0 keeps none.
+   * @default 128 MiB
+   */
+  responseCacheBytes?: number;
+  /**
+   * The URL clients reach the server by (behind a proxy, say), on which `next_url` links are built.
+   * Without it, a link is built on the Host a request was addressed to when that is one of the
+   * server's own names (the bound address, and `localhost` or the machine's names and addresses
+   * where they reach it) with its port, or, for a server bound to loopback, any loopback address
+   * and port (a local proxy); else on the bound address: a Host naming another machine never makes
+   * a link.
+   * @default none
+   */
+  publicUrl?: string;
+  /**
    * Where log lines go (start-up, unexpected errors). Never given an API key.
    * @default console.error
    */
@@ -94,6 +115,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Default byte budget of the query-result cache. */
+export const QUERY_CACHE_BYTES = 256 * 2 ** 20;
+/** Default byte budget of the answer cache. */
+export const RESPONSE_CACHE_BYTES = 128 * 2 ** 20;
+
+/** How long `close()` lets open connections finish before cutting them. */
+const CLOSE_GRACE_MS = 2000;
+
 /** True for a loopback host name or address. */
 export { isLoopback };
 
@@ -110,6 +139,58 @@ async function openStore(path: string): Promise<{ store: Store; readOnly: boolea
     }
   }
   return { store: await Store.open(path), readOnly: false };
+}
+
+const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
+
+/** A host as it appears in a URL (IPv6 addresses bracketed), lower case. */
+function hostPart(host: string): string {
+  const h = host.toLowerCase();
+  return h.includes(':') && !h.startsWith('[') ? `[${h}]` : h;
+}
+
+/**
+ * The server's origin for a request's Host header: that Host when it names this server (see
+ * `StartServerOptions.publicUrl`), else the bound address (for a wildcard bind, the machine's name).
+ */
+function ownOrigin(host: string, port: number): (requested: string | undefined) => string {
+  const names = new Set([hostPart(host)]);
+  const wildcard = WILDCARD.test(host);
+  if (wildcard || isLoopback(host)) for (const h of ['localhost', '127.0.0.1', '[::1]']) names.add(h);
+  if (wildcard) {
+    names.add(hostname().toLowerCase());
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) names.add(hostPart(a.address));
+  }
+  const own = new Set([...names].map((name) => `${name}:${port}`));
+  const fallback = `http://${wildcard ? hostname().toLowerCase() : hostPart(host)}:${port}`;
+  // Bound to loopback, only processes of this machine reach the server: a loopback Host with another
+  // port is a local proxy in front of it (one that injects faults, or models a slow link), and its
+  // links must lead back through it. They still never lead off the machine.
+  const local = isLoopback(host);
+  return (requested) => {
+    const h = requested?.toLowerCase();
+    if (h === undefined) return fallback;
+    if (own.has(h)) return `http://${h}`;
+    const m = local ? /^(.+):(\d{1,5})$/.exec(h) : null;
+    return m && isLoopback(m[1] as string) && Number(m[2]) <= 65_535 ? `http://${h}` : fallback;
+  };
+}
+
+/** Checks the `publicUrl` option: an http(s) URL without query or fragment; gives it without a trailing slash. */
+function parsePublicUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new Error(
+      `Invalid publicUrl: ${JSON.stringify(raw)}; expected an http(s) URL such as http://example.com:8765`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Resolves the `now` option into Unix ms. */
@@ -147,6 +228,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new Error(`Binding ${host} (not loopback) requires at least one API key`);
   }
   const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
+  const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const log = options.log ?? ((line: string) => console.error(line));
   const owned = options.store === undefined;
   const opened = options.store ? undefined : await openStore(options.db ?? defaultDbPath());
@@ -157,14 +239,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const now = async (assetClass?: AssetClass) =>
       (assetClass !== undefined && times.byClass[assetClass]) || latest;
     const cache = options.cache ?? opened?.readOnly === true;
-    const ctx: ServerContext = { store: cache ? cachingStore(store) : store, now, log };
-    const app = createApp(ctx, { apiKeys: keys, ...(cache && { responses: new ResponseCache() }) });
+    const queryBytes = options.queryCacheBytes ?? QUERY_CACHE_BYTES;
+    const responseBytes = options.responseCacheBytes ?? RESPONSE_CACHE_BYTES;
+    const ctx: ServerContext = {
+      store: cache && queryBytes > 0 ? cachingStore(store, { maxBytes: queryBytes }) : store,
+      now,
+      log,
+    };
+    let origin: (requested: string | undefined) => string = () => '';
+    const app = createApp(ctx, {
+      apiKeys: keys,
+      origin: (requested) => origin(requested),
+      ...(cache && responseBytes > 0 && { responses: new ResponseCache({ maxBytes: responseBytes }) }),
+    });
     // Requests whose client went away still run their queries; close() waits for them before it closes
     // the store, since closing DuckDB under a running query crashes or hangs the process.
     let inFlight = 0;
     let drained: (() => void) | undefined;
+    let closing = false;
     const settle = () => {
       if (--inFlight === 0) drained?.();
+      // The connection of a request answered while closing would otherwise stay open, idle.
+      if (closing) setImmediate(() => server.closeIdleConnections());
     };
     const fetch: typeof app.fetch = (request, env, executionCtx) => {
       inFlight++;
@@ -181,14 +277,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
     const { replayFrom, replaySpeed } = options;
     const stream = streamServer({ store, apiKeys: keys, replayFrom, replaySpeed, log });
-    const server = serve({ fetch, hostname: host, port: options.port ?? 8765 });
-    stream.attach(server as Server);
+    // An HTTP/1 server: `serve` makes one unless asked for HTTP/2.
+    const server = serve({ fetch, hostname: host, port: options.port ?? 8765 }) as Server;
+    stream.attach(server);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
     });
     const port = (server.address() as AddressInfo).port;
-    const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+    const url = `http://${hostPart(host)}:${port}`;
+    origin = publicUrl ? () => publicUrl : ownOrigin(host, port);
     log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
     if (keys.length === 0)
       log('no API key configured: any non-empty key is accepted, and none is needed from this machine');
@@ -203,8 +301,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           .then(
             () =>
               new Promise<void>((resolve) => {
+                closing = true;
                 server.close(() => resolve());
-                if ('closeIdleConnections' in server) server.closeIdleConnections();
+                server.closeIdleConnections();
+                // A client that holds its connection (a request sent slowly, an answer read slowly) would
+                // keep the server open for minutes: after a grace period its connection is cut.
+                setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
               }),
           )
           .then(() =>

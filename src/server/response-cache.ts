@@ -1,21 +1,29 @@
+import { stringBytes } from './approx-bytes.js';
+
 /** Options of {@link ResponseCache}. */
 export interface ResponseCacheOptions {
   /**
-   * Characters of body text kept in all (least recently used dropped first).
-   * @default 128 MiB worth
+   * Bytes of bodies and their keys (request URLs) kept in all, as `stringBytes` counts them; the least
+   * recently used are dropped first.
+   * @default 128 MiB
    */
-  maxChars?: number;
+  maxBytes?: number;
   /**
-   * Bodies longer than this are not kept.
-   * @default 8 MiB worth
+   * Bodies (with their key) larger than this are not kept.
+   * @default 8 MiB
    */
-  maxBodyChars?: number;
+  maxBodyBytes?: number;
 }
+
+/** Bytes of one kept body besides its key and text: the map entry and the split record. */
+const ENTRY_BYTES = 160;
 
 /** A kept body, split around its request id: `head + id + tail` (no tail: the body has no id). */
 interface Kept {
   head: string;
   tail: string | undefined;
+  /** Bytes counted for the entry, key included. */
+  bytes: number;
 }
 
 /**
@@ -25,13 +33,13 @@ interface Kept {
  */
 export class ResponseCache {
   private readonly kept = new Map<string, Kept>();
-  private chars = 0;
-  private readonly maxChars: number;
-  private readonly maxBodyChars: number;
+  private total = 0;
+  readonly maxBytes: number;
+  readonly maxBodyBytes: number;
 
   constructor(options: ResponseCacheOptions = {}) {
-    this.maxChars = options.maxChars ?? 128 * 2 ** 20;
-    this.maxBodyChars = Math.min(options.maxBodyChars ?? 8 * 2 ** 20, this.maxChars);
+    this.maxBytes = options.maxBytes ?? 128 * 2 ** 20;
+    this.maxBodyBytes = Math.min(options.maxBodyBytes ?? 8 * 2 ** 20, this.maxBytes);
   }
 
   /** The body kept for `key`, with `requestId` in place of the first request's id. */
@@ -45,20 +53,24 @@ export class ResponseCache {
 
   /** Keeps `body`, the answer to `key` written with `requestId` (which appears at most once in it). */
   set(key: string, body: string, requestId: string): void {
-    if (body.length > this.maxBodyChars) return;
+    // A cheap bound first (a character takes at most two bytes), then the count.
+    if (body.length + key.length > this.maxBodyBytes) return;
+    const bytes = ENTRY_BYTES + stringBytes(key) + stringBytes(body);
+    if (bytes > this.maxBodyBytes) return;
     const at = requestId === '' ? -1 : body.indexOf(requestId);
     if (at >= 0 && body.indexOf(requestId, at + 1) >= 0) return;
     const old = this.kept.get(key);
     if (old) this.forget(key, old);
+    // The two parts of a split body share its text (V8 slices), so the body's size is what is held.
     const entry: Kept =
       at < 0
-        ? { head: body, tail: undefined }
-        : { head: body.slice(0, at), tail: body.slice(at + requestId.length) };
+        ? { head: body, tail: undefined, bytes }
+        : { head: body.slice(0, at), tail: body.slice(at + requestId.length), bytes };
     this.kept.set(key, entry);
-    this.chars += charsOf(entry);
-    while (this.chars > this.maxChars) {
-      const [oldest, entry] = this.kept.entries().next().value as [string, Kept];
-      this.forget(oldest, entry);
+    this.total += bytes;
+    for (const [oldest, kept] of this.kept) {
+      if (this.total <= this.maxBytes) break;
+      this.forget(oldest, kept);
     }
   }
 
@@ -67,13 +79,16 @@ export class ResponseCache {
     return this.kept.size;
   }
 
+  /** Bytes counted for everything kept, keys included. */
+  get bytes(): number {
+    return this.total;
+  }
+
   private forget(key: string, entry: Kept): void {
     this.kept.delete(key);
-    this.chars -= charsOf(entry);
+    this.total -= entry.bytes;
   }
 }
-
-const charsOf = (entry: Kept) => entry.head.length + (entry.tail?.length ?? 0);
 
 /**
  * The cache key of a request URL: the URL without its `apiKey` query parameter (the same request made

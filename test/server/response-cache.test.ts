@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { stringBytes } from '../../src/server/approx-bytes.js';
 import { type RunningServer, Store, startServer } from '../../src/server/index.js';
 import { ResponseCache, responseKey } from '../../src/server/response-cache.js';
 
@@ -17,25 +18,49 @@ describe('ResponseCache', () => {
     assert.equal(cache.get('plain', ID_B), '{"status":"OK"}');
   });
 
-  test('keeps no body holding the id twice, nor one over maxBodyChars', () => {
-    const cache = new ResponseCache({ maxBodyChars: 100 });
+  test('keeps no body holding the id twice, nor one over maxBodyBytes', () => {
+    const cache = new ResponseCache({ maxBodyBytes: 300 });
     cache.set('twice', `{"a":"${ID_A}","b":"${ID_A}"}`, ID_A);
     cache.set('long', `{"x":"${'y'.repeat(100)}"}`, ID_A);
     assert.equal(cache.size, 0);
   });
 
-  test('drops the least recently used bodies beyond maxChars', () => {
-    const cache = new ResponseCache({ maxChars: 250 });
+  test('drops the least recently used bodies beyond maxBytes', () => {
     const body = (n: number) => `{"request_id":"${ID_A}","n":${n},"pad":"${'p'.repeat(40)}"}`;
+    // Room for three bodies with their keys, not four.
+    const one = 160 + stringBytes('k1') + stringBytes(body(1));
+    const cache = new ResponseCache({ maxBytes: 3 * one + 10 });
     for (const n of [1, 2, 3]) cache.set(`k${n}`, body(n), ID_A);
     assert.ok(cache.get('k1', ID_A)); // k1 becomes the most recently used
-    cache.set('k4', body(4), ID_A); // 4 × 70 chars without the id: over 250, drops k2
+    cache.set('k4', body(4), ID_A); // a fourth body: over the budget, drops k2
     assert.equal(cache.get('k2', ID_A), undefined);
     assert.equal(cache.get('k1', ID_A), body(1));
     assert.equal(cache.get('k4', ID_A), body(4));
     // Setting a key again replaces its body.
     cache.set('k4', body(40), ID_A);
     assert.equal(cache.get('k4', ID_A), body(40));
+  });
+
+  test('a stream of distinct heavy bodies, or of long keys, stays within maxBytes', () => {
+    const budget = 4 * 2 ** 20;
+    const cache = new ResponseCache({ maxBytes: budget });
+    const heavy = `{"request_id":"${ID_A}","results":[${'{"p":123.45,"s":100,"x":4},'.repeat(20_000)}{}]}`;
+    let peak = 0;
+    for (let i = 0; i < 100; i++) {
+      cache.set(`http://h/v3/trades/SPY?limit=10000&timestamp.gte=${i}`, heavy, ID_A);
+      peak = Math.max(peak, cache.bytes);
+    }
+    assert.ok(peak <= budget, `${peak} bytes kept, over the ${budget} budget`);
+    assert.ok(cache.size > 1 && cache.bytes > budget / 2, 'recent bodies are still kept');
+    // A non-Latin-1 body counts two bytes a character.
+    assert.equal(stringBytes('€'.repeat(10)) - stringBytes('e'.repeat(10)), 10);
+    // Keys count: long distinct URLs with small bodies do not grow the cache past its budget.
+    const padding = 'q'.repeat(60_000);
+    for (let i = 0; i < 200; i++) {
+      cache.set(`http://h/v3/trades/SPY?ticker.any_of=${padding}${i}`, '{"status":"OK"}', ID_A);
+      peak = Math.max(peak, cache.bytes);
+    }
+    assert.ok(peak <= budget, `${peak} bytes kept, over the ${budget} budget`);
   });
 
   test('keys a URL without its apiKey parameter', () => {

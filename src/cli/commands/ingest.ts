@@ -46,6 +46,7 @@ export async function ingestWithProgress(
   try {
     const summary = await work(progress.ingest.bind(progress));
     progress.done();
+    for (const { path, reason } of summary.passedOver) ctx.note(`passed over ${path}: ${reason}`);
     const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
     ctx.note(
       `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in the store, ${summary.filesFailed} failed), ${rows.toLocaleString('en-US')} rows in ${(summary.elapsedMs / 1000).toFixed(1)}s into ${path}`,
@@ -59,14 +60,30 @@ export async function ingestWithProgress(
 async function runIngest(
   ctx: CliContext,
   db: string | undefined,
-  work: (store: Store, onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
+  work: (
+    store: Store,
+    onProgress: (p: IngestProgress) => void,
+    signal: AbortSignal,
+  ) => Promise<IngestSummary>,
 ): Promise<void> {
   const path = db ?? defaultDbPath(ctx.streams.env);
   // Loaded on demand, so that commands that need no DuckDB do not load it.
   const { Store } = await import('../../server/store/store.js');
   const store = await Store.open(path);
+  // Ctrl-C or SIGTERM stops after the current file (what was committed stays) and removes the staging
+  // folder; a second one ends the process at once (the folder is still removed on exit).
+  const interrupted = new AbortController();
+  const stop = () => {
+    if (interrupted.signal.aborted) process.exit(130);
+    ctx.note('stopping after the current file (again to stop now)');
+    interrupted.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
-    const summary = await ingestWithProgress(ctx, store, path, (onProgress) => work(store, onProgress));
+    const summary = await ingestWithProgress(ctx, store, path, (onProgress) =>
+      work(store, onProgress, interrupted.signal),
+    );
     printValue(ctx, {
       db: path,
       filesSeen: summary.filesSeen,
@@ -74,11 +91,14 @@ async function runIngest(
       filesSkipped: summary.filesSkipped,
       filesFailed: summary.filesFailed,
       unrecognised: summary.unrecognised.length,
+      passedOver: summary.passedOver.map((p) => `${p.path}: ${p.reason}`),
       ...Object.fromEntries(Object.entries(summary.rows).map(([k, v]) => [`rows.${k}`, v])),
       errors: summary.errors.map((e) => e.message),
       elapsedMs: Math.round(summary.elapsedMs),
     });
   } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     store.close();
   }
 }
@@ -93,8 +113,8 @@ export const ingestCommands: readonly CommandDef[] = [
     async run(ctx, input) {
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestLean } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
-        ingestLean(store, input.args[0] as string, { onProgress, continueOnError }),
+      await runIngest(ctx, input.options.get('db'), (store, onProgress, signal) =>
+        ingestLean(store, input.args[0] as string, { onProgress, continueOnError, signal }),
       );
     },
   },
@@ -121,9 +141,10 @@ export const ingestCommands: readonly CommandDef[] = [
       }
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestFlatFiles } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
+      await runIngest(ctx, input.options.get('db'), (store, onProgress, signal) =>
         ingestFlatFiles(store, input.args, {
           onProgress,
+          signal,
           continueOnError,
           ...(resolution && { resolution }),
         }),

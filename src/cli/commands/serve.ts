@@ -1,4 +1,6 @@
-import { type CommandDef, intOption } from '../command.js';
+import { existsSync } from 'node:fs';
+import { defaultDbPath } from '../../server/store/default-db-path.js';
+import { type CommandDef, flagOption, intOption } from '../command.js';
 import { UsageError } from '../usage-error.js';
 
 /** `mdq serve`: the local server, until interrupted. */
@@ -11,7 +13,14 @@ export const serveCommand: CommandDef = {
       name: 'db',
       type: 'path',
       default: '$MDQ_DB, else ~/.local/share/mdq/mdq.duckdb',
-      doc: 'Database file.',
+      doc: 'Database file (it must exist unless --create is given).',
+    },
+    {
+      name: 'create',
+      type: 'flag',
+      flag: true,
+      default: 'false',
+      doc: 'Create an empty database file when --db does not exist.',
     },
     {
       name: 'host',
@@ -19,7 +28,7 @@ export const serveCommand: CommandDef = {
       default: '127.0.0.1',
       doc: 'Interface to bind (non-loopback needs --api-key).',
     },
-    { name: 'port', type: 'int ≥ 0', default: '8765', doc: 'TCP port; 0 picks a free one.' },
+    { name: 'port', type: '0..65535', default: '8765', doc: 'TCP port; 0 picks a free one.' },
     {
       name: 'api-key',
       type: 'string',
@@ -44,6 +53,24 @@ export const serveCommand: CommandDef = {
       default: '1',
       doc: 'Replay speed: a multiple of real time, or max (as fast as the client reads).',
     },
+    {
+      name: 'query-cache-mb',
+      type: 'int ≥ 0',
+      default: '256',
+      doc: 'MiB of query results (keys included) kept for repeated requests; 0 keeps none.',
+    },
+    {
+      name: 'response-cache-mb',
+      type: 'int ≥ 0',
+      default: '128',
+      doc: 'MiB of whole answers (URLs included) kept for repeated requests; 0 keeps none.',
+    },
+    {
+      name: 'public-url',
+      type: 'url',
+      default: 'the address bound',
+      doc: 'URL clients reach the server by (behind a proxy); next_url links are built on it.',
+    },
   ],
   async run(ctx, input) {
     const db = input.options.get('db');
@@ -55,28 +82,50 @@ export const serveCommand: CommandDef = {
         `Invalid --replay-speed: ${JSON.stringify(replaySpeed)}; expected a positive number or max`,
       );
     }
+    const publicUrl = input.options.get('public-url');
+    const port = intOption(input, 'port', 8765, 0, 65_535);
+    const mib = (name: string, fallback: number) => intOption(input, name, fallback, 0, 2 ** 20) * 2 ** 20;
+    const queryCacheBytes = mib('query-cache-mb', 256);
+    const responseCacheBytes = mib('response-cache-mb', 128);
+    const path = db ?? defaultDbPath(ctx.streams.env);
+    if (!flagOption(input, 'create') && !existsSync(path)) {
+      const what = db === undefined ? 'The default database' : 'Invalid --db:';
+      throw new UsageError(
+        `${what} ${JSON.stringify(path)} does not exist; load data into it with \`mdq ingest\`, or give --create to serve an empty store`,
+      );
+    }
+    // Listening for the signals before the server starts: one may come as soon as it logs its address.
+    let stop: (stopped: boolean) => void = () => {};
+    const stopped = new Promise<boolean>((resolve) => {
+      stop = resolve;
+    });
+    const onSignal = () => stop(true);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     // On a thread of its own, whose heap is sized for large answers (`YOUNG_GENERATION_MB`).
     const { startServerThread } = await import('../../server/thread.js');
     const server = await startServerThread({
-      ...(db !== undefined && { db }),
+      db: path,
       host: input.options.get('host') ?? '127.0.0.1',
-      port: intOption(input, 'port', 8765, 0),
+      port,
+      queryCacheBytes,
+      responseCacheBytes,
       apiKeys: [...(input.all.get('api-key') ?? [])],
       ...(now !== undefined && { now: /^\d+$/.test(now) ? Number(now) : now }),
       ...(replayFrom !== undefined && {
         replayFrom: /^\d+$/.test(replayFrom) ? Number(replayFrom) : replayFrom,
       }),
       ...(replaySpeed !== undefined && { replaySpeed: replaySpeed === 'max' ? 'max' : Number(replaySpeed) }),
+      ...(publicUrl !== undefined && { publicUrl }),
       log: (line) => ctx.error(line),
+    }).catch((e: unknown) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      throw e;
     });
-    const stopped = await new Promise<boolean>((resolve) => {
-      const stop = () => resolve(true);
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      void server.ended.then(() => resolve(false));
-    });
+    void server.ended.then(() => stop(false));
     // The thread ends on its own only when the server failed; the reason is already in the log.
-    if (!stopped) throw new Error('the server stopped unexpectedly');
+    if (!(await stopped)) throw new Error('the server stopped unexpectedly');
     ctx.note('stopping');
     await server.close();
   },

@@ -111,7 +111,9 @@ const COLUMN_TYPES: Readonly<Record<string, string>> = {
  * The files can hold tens of millions of rows, so they are never read into JavaScript: DuckDB's CSV
  * reader loads them (explicit column types, gzip read as a stream) and one `SELECT` maps them onto the
  * store's tables. Ticks without `sip_timestamp` (crypto, forex) use `participant_timestamp`; ticks
- * without `sequence_number` use their line number.
+ * without `sequence_number` (crypto, forex, options trades) use their line number, and such a file
+ * replaces the stored ticks of each of its tickers over the time it covers (so ingesting the same
+ * ticks again from another file never duplicates them).
  *
  * @throws IngestError naming `file:line` for a bad header or malformed row (unless `continueOnError`).
  */
@@ -216,6 +218,14 @@ async function prepare(store: Store, src: FlatSource): Promise<PreparedSource> {
         `${n} is not a list of integers`,
       ]);
   }
+  // NaN, infinities and negative prices, sizes or volumes are not market data (DuckDB reads "nan"
+  // and "inf"); a time must be one the server can show.
+  for (const n of names) {
+    if (COLUMN_TYPES[n] === 'DOUBLE')
+      checks.push([`NOT (isfinite(${n}) AND ${n} >= 0)`, `${n} is not a finite number ≥ 0`]);
+    else if (NS_COLUMNS.has(n))
+      checks.push([`NOT (${n} BETWEEN 0 AND ${MAX_NS})`, `${n} is not a time in ns from 1970 to 2200`]);
+  }
   let time: string;
   if (layout === 'aggregates') time = 'window_start // 1000000';
   else {
@@ -267,14 +277,28 @@ async function prepare(store: Store, src: FlatSource): Promise<PreparedSource> {
         ${col('bid_exchange')} AS bid_exchange, ask_price, ${col('ask_size')} AS ask_size, ${col('ask_exchange')} AS ask_exchange,
         ${list('conditions')} AS conditions, ${list('indicators')} AS indicators, ${col('tape')} AS tape FROM ${raw} ORDER BY line`;
   }
+  // Ticks without sequence numbers get their line numbers, which another file of the same ticks (in
+  // another order, or with more of them) would not repeat: such a file replaces what the store holds
+  // of each of its tickers over the span it covers, rather than adding to it.
+  const byLine = layout !== 'aggregates' && !has('sequence_number');
   return {
     select,
     min: summary?.lo ?? 0n,
     max: summary?.hi ?? -1n,
     rows: Number(summary?.n ?? 0n),
-    replaces: { kind: 'keys' },
+    replaces: byLine
+      ? {
+          kind: 'ticker-ranges',
+          sql: `SELECT ticker, min(${time}) AS lo, max(${time}) AS hi FROM ${raw} GROUP BY ticker`,
+        }
+      : { kind: 'keys' },
   };
 }
+
+/** Columns holding Unix ns. */
+const NS_COLUMNS = new Set(['window_start', 'participant_timestamp', 'sip_timestamp', 'trf_timestamp']);
+/** 2200-01-01 in Unix ns: later times are typing errors (and out of the range of a JS `Date` in ms). */
+const MAX_NS = 7_258_118_400_000_000_000n;
 
 /** `12,37`, `[12, 37]` or empty. */
 const INT_LIST = '^\\[?\\s*(-?[0-9]+\\s*(,\\s*-?[0-9]+\\s*)*)?\\]?$';

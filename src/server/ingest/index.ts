@@ -12,5 +12,5 @@ export {
   type JsonKind,
 } from './json.js';
 export { ingestLean, type LeanLayout, leanLayout } from './lean.js';
-export type { IngestOptions, IngestProgress, IngestSummary } from './run-jobs.js';
+export type { IngestOptions, IngestProgress, IngestSummary, PassedOver } from './run-jobs.js';
 export type { RowCounts } from './staging.js';

@@ -197,6 +197,7 @@ export async function ingestJson(
     filesSkipped: 0,
     filesFailed: 0,
     unrecognised: [],
+    passedOver: [],
     errors: [],
     rows: { ...emptyCounts(), reference_records: 0 },
     elapsedMs: 0,

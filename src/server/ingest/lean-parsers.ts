@@ -1,4 +1,3 @@
-import { unzipSync } from 'fflate';
 import { nextTradingDay } from '../calendar/sessions.js';
 import type { Resolution } from '../store/rows.js';
 import { IngestError, RowProblem } from './ingest-error.js';
@@ -17,7 +16,7 @@ import { type NativeTickKind, stageTickEntry } from './native-ticks.js';
 import { defaultExerciseStyle, optionTicker, parseOptionEntry } from './option-ticker.js';
 import { indexTicker, pairTicker, stockTicker } from './reference.js';
 import type { RowSink } from './staging.js';
-import { type RawZipEntry, rawZipEntries } from './zip-entries.js';
+import { inflateEntry, type RawZipEntry, rawZipEntries } from './zip-entries.js';
 
 /** Lean writes US equity and option prices as integer deci-cents. */
 const DECI_CENTS = 10_000;
@@ -39,9 +38,16 @@ function num(fields: string[], i: number, what: string): number {
   return v;
 }
 
-/** A number field that may be empty (Lean leaves a missing quote side's prices empty). */
+/** A price, size, volume or count: a number field that is not negative. */
+function amount(fields: string[], i: number, what: string): number {
+  const v = num(fields, i, what);
+  if (v < 0) fail(`${what} (column ${i + 1}) is negative: ${JSON.stringify(fields[i])}`);
+  return v;
+}
+
+/** An amount that may be empty (Lean leaves a missing quote side's prices empty). */
 function optNum(fields: string[], i: number, what: string): number | null {
-  return fields[i] === '' ? null : num(fields, i, what);
+  return fields[i] === '' ? null : amount(fields, i, what);
 }
 
 function columns(fields: string[], min: number, max = min): void {
@@ -69,14 +75,27 @@ function eachRow(
   }
 }
 
+/**
+ * The entries of a zip archive, inflated and checked against their declared sizes and CRC-32s: a
+ * damaged archive is refused whole rather than read in part.
+ */
 function readEntries(file: string, bytes: Uint8Array): [string, Uint8Array][] {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(bytes);
-  } catch (e) {
-    throw new IngestError({ file }, `not a readable zip archive (${(e as Error).message})`, { cause: e });
+  const raw = rawZipEntries(bytes);
+  if (!raw) {
+    throw new IngestError(
+      { file },
+      'not a readable zip archive (no consistent central directory, or an encrypted or unsupported entry)',
+    );
   }
-  const list = Object.entries(entries).filter(([name]) => !name.endsWith('/'));
+  const list: [string, Uint8Array][] = [];
+  for (const entry of raw) {
+    if (entry.name.endsWith('/')) continue;
+    try {
+      list.push([entry.name, inflateEntry(entry)]);
+    } catch (e) {
+      throw new IngestError({ file, entry: entry.name }, (e as Error).message, { cause: e });
+    }
+  }
   if (list.length === 0) throw new IngestError({ file }, 'the zip archive holds no entry');
   return list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -206,11 +225,11 @@ function parseTradeBars(
 ): void {
   eachRow(text, where, (f) => {
     columns(f, 6);
-    const o = num(f, 1, 'open') / scale;
-    const h = num(f, 2, 'high') / scale;
-    const l = num(f, 3, 'low') / scale;
-    const c = num(f, 4, 'close') / scale;
-    const v = num(f, 5, 'volume');
+    const o = amount(f, 1, 'open') / scale;
+    const h = amount(f, 2, 'high') / scale;
+    const l = amount(f, 3, 'low') / scale;
+    const c = amount(f, 4, 'close') / scale;
+    const v = amount(f, 5, 'volume');
     sink.bar({
       ticker,
       resolution,
@@ -260,8 +279,8 @@ function parseQuoteBars(
       ask_size: forex ? null : optNum(f, 10, 'ask size'),
     };
     if (forex) {
-      num(f, 5, 'bid size');
-      num(f, 10, 'ask size');
+      amount(f, 5, 'bid size');
+      amount(f, 10, 'ask size');
     }
     sink.quoteBar(row);
     if (forex) {
@@ -319,7 +338,7 @@ function parseOptionEntryRows(
   } else {
     eachRow(text, where, (f) => {
       columns(f, 2);
-      sink.openInterest({ ticker, t: time(f[0] as string), open_interest: num(f, 1, 'open interest') });
+      sink.openInterest({ ticker, t: time(f[0] as string), open_interest: amount(f, 1, 'open interest') });
     });
   }
 }

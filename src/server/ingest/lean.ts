@@ -4,7 +4,14 @@ import type { Store } from '../store/store.js';
 import { IngestError } from './ingest-error.js';
 import { parseLeanFile } from './lean-parsers.js';
 import { classifyLeanPath, NEW_YORK } from './lean-paths.js';
-import { type IngestJob, type IngestOptions, type IngestSummary, runIngestJobs } from './run-jobs.js';
+import {
+  type IngestJob,
+  type IngestOptions,
+  type IngestSummary,
+  notAFile,
+  type PassedOver,
+  runIngestJobs,
+} from './run-jobs.js';
 import { parseVixCsv } from './vix.js';
 
 /** Where the VIX history sits beside a Lean data root, as in the market-data folder. */
@@ -38,11 +45,24 @@ function whole(bytes: Uint8Array | undefined): Uint8Array {
   return bytes;
 }
 
-function walk(dir: string, out: string[]): void {
-  for (const name of readdirSync(dir).sort()) {
+/**
+ * The files under `dir`, sorted; what is neither a file nor a folder (a FIFO, a socket), or is gone
+ * by the time it is looked at, goes to `passedOver` with the reason.
+ */
+function walk(dir: string, out: string[], passedOver: PassedOver[]): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (e) {
+    passedOver.push({ path: dir, reason: notAFile(dir) ?? `it cannot be listed (${(e as Error).message})` });
+    return;
+  }
+  for (const name of names) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else out.push(p);
+    const reason = notAFile(p);
+    if (reason === 'it is a folder') walk(p, out, passedOver);
+    else if (reason === undefined) out.push(p);
+    else passedOver.push({ path: p, reason });
   }
 }
 
@@ -83,7 +103,8 @@ export async function ingestLean(
     throw new IngestError({ file: dir }, 'is not a folder');
   }
   const files: string[] = [];
-  walk(leanRoot, files);
+  const passedOver: PassedOver[] = [];
+  walk(leanRoot, files, passedOver);
   const jobs: IngestJob[] = [];
   const unrecognised: string[] = [];
   for (const path of files) {
@@ -105,5 +126,5 @@ export async function ingestLean(
       parse: (bytes, sink) => parseVixCsv(vixFile, whole(bytes), sink, NEW_YORK),
     });
   }
-  return runIngestJobs(store, jobs, unrecognised, options);
+  return runIngestJobs(store, jobs, unrecognised, options, passedOver);
 }

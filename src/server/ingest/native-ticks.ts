@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import { IngestError, type IngestLocation } from './ingest-error.js';
 import { exchangeSqlCase, saleConditions } from './lean-codes.js';
 import { type LeanDate, wallClockOffsets } from './local-time.js';
-import { gzipOfDeflated, type RawZipEntry } from './zip-entries.js';
+import { entryDamage, gzipOfDeflated, inflateFailure, type RawZipEntry } from './zip-entries.js';
 
 /**
  * Tick files are the bulk of the Lean folder (1.9 M SPY trades alone), so they are parsed by DuckDB's
@@ -34,9 +34,14 @@ export interface PreparedSource {
   rows: number;
   /**
    * `ticker-range`: every stored row of `tickers` within [min, max] is replaced (a Lean tick file is
-   * the whole record of its ticker's day); `keys`: stored rows with the same key are replaced.
+   * the whole record of its ticker's day); `ticker-ranges`: every stored row of each ticker within that
+   * ticker's own range, as the query `sql` gives them (`ticker`, `lo`, `hi`), is replaced; `keys`:
+   * stored rows with the same key are replaced.
    */
-  replaces: { kind: 'ticker-range'; tickers: string[] } | { kind: 'keys' };
+  replaces:
+    | { kind: 'ticker-range'; tickers: string[] }
+    | { kind: 'ticker-ranges'; sql: string }
+    | { kind: 'keys' };
 }
 
 /** Lean's intraday kinds handled natively. */
@@ -133,9 +138,14 @@ async function prepare(
   const types = columns.map(([name, type]) => `'${name}': '${type}'`).join(', ');
   const name = raw.slice('temp.main.'.length);
   const file = `'${staged.path.replaceAll("'", "''")}'${staged.numbered ? '' : ", compression = 'gzip'"}`;
-  // Started before the load, so that both run at once. A stream zlib cannot inflate fails the load
-  // too, which names the problem.
-  const empty = staged.numbered ? undefined : firstEmptyLine(staged.deflated).catch(() => undefined);
+  // Started before the load, so that both run at once: zlib inflates the entry to check it against
+  // its declared size and CRC-32 (DuckDB's reader checks neither) and to find an empty line.
+  const inspected = staged.numbered ? undefined : inspectDeflated(staged.deflated);
+  const empty = async () => {
+    const found = await inspected;
+    if (found?.damage) throw new IngestError(where, found.damage);
+    return found?.emptyLine;
+  };
   try {
     await store.run(
       `CREATE OR REPLACE TEMP TABLE ${staged.numbered ? name : `${name}_rows`} AS SELECT * FROM read_csv(${file}, delim = ',', header = false,
@@ -147,32 +157,44 @@ async function prepare(
       );
     }
   } catch (e) {
-    // An empty line comes first, as with numbered lines.
-    const line = await empty;
+    // Damage, then an empty line come first, as with numbered lines.
+    const line = await empty();
     if (line !== undefined) throw new IngestError({ ...where, line }, 'empty line');
     throw csvError(e, where, staged.numbered);
   }
-  const line = await empty;
+  const line = await empty();
   if (line !== undefined) throw new IngestError({ ...where, line }, 'empty line');
-  const checks: [string, string][] = [['ms < 0 OR ms IS NULL', 'time is missing or negative']];
+  const checks: [string, string][] = [
+    ['ms IS NULL', 'time is missing'],
+    [`NOT (ms >= 0 AND ms < ${DAY_MS_LIMIT})`, 'time is not milliseconds of the day (0 to 25 hours)'],
+  ];
+  let values: readonly string[];
   if (kind === 'trade-ticks') {
     checks.push(["coalesce(suspicious, '') NOT IN ('0', '1')", 'suspicious flag is not 0 or 1']);
     checks.push(['price IS NULL OR size IS NULL', 'price or size is missing']);
+    values = ['price', 'size'];
   } else {
-    const cols =
+    values =
       kind === 'quote-ticks'
         ? ['bid_price', 'bid_size', 'ask_price', 'ask_size']
         : ['bid_price', 'ask_price'];
-    checks.push([cols.map((c) => `${c} IS NULL`).join(' OR '), 'a price or size is missing']);
+    checks.push([values.map((c) => `${c} IS NULL`).join(' OR '), 'a price or size is missing']);
   }
+  // NaN, infinities and negative prices or sizes are not market data (DuckDB reads "nan" and "inf").
+  for (const c of values)
+    checks.push([`NOT (isfinite(${c}) AND ${c} >= 0)`, `${c} is not a finite number ≥ 0`]);
   const sip = nanosSql(date, tz);
+  // The time range is taken over valid times only (a CASE, which DuckDB evaluates only for the rows
+  // it selects, unlike a FILTER): another time would not convert to nanoseconds.
+  const validMs = `ms >= 0 AND ms < ${DAY_MS_LIMIT}`;
   const t = `'${ticker.replaceAll("'", "''")}'`;
   // One scan: per condition mask (a file holds a few dozen), the first line failing each check, the
   // first line, and the time range. The masks themselves are checked here, once each.
   const withCond = kind !== 'fx-quote-ticks';
   const groups = await store.all<Record<string, bigint | string | null>>(
     `SELECT ${withCond ? 'cond, min(line) AS first, ' : ''}${checks.map(([bad], i) => `min(line) FILTER (WHERE ${bad}) AS bad${i}`).join(', ')},
-       min(${sip}) AS lo, max(${sip}) AS hi, count(*) AS n FROM ${raw}${withCond ? ' GROUP BY cond' : ''}`,
+       min(CASE WHEN ${validMs} THEN ${sip} END) AS lo, max(CASE WHEN ${validMs} THEN ${sip} END) AS hi, count(*) AS n
+       FROM ${raw}${withCond ? ' GROUP BY cond' : ''}`,
   );
   let first: { line: number; reason: string } | undefined;
   const fail = (line: bigint | string | null | undefined, reason: string) => {
@@ -250,11 +272,30 @@ function nbboSelect(raw: string, ticker: string, sip: string): string {
 const inflate = promisify(inflateRaw);
 
 /**
- * The number of the first empty line of a zip entry's text (as `numberLines` counts: LF or CRLF, a
- * final newline optional), or undefined.
+ * A zip entry inflated and checked: what is damaged (it does not inflate, or not to its declared size
+ * and CRC-32), else the number of its first empty line, if any.
  */
-async function firstEmptyLine(entry: RawZipEntry): Promise<number | undefined> {
-  const text = entry.method === 8 ? await inflate(entry.data) : Buffer.from(entry.data);
+async function inspectDeflated(entry: RawZipEntry): Promise<{ damage?: string; emptyLine?: number }> {
+  let text: Buffer;
+  try {
+    text =
+      entry.method === 8
+        ? await inflate(entry.data, { maxOutputLength: Math.max(1, entry.size) })
+        : Buffer.from(entry.data);
+  } catch (e) {
+    return { damage: inflateFailure(entry, e) };
+  }
+  const damage = entryDamage(entry, text);
+  if (damage) return { damage };
+  const emptyLine = firstEmptyLine(text);
+  return emptyLine === undefined ? {} : { emptyLine };
+}
+
+/**
+ * The number of the first empty line of a text (as `numberLines` counts: LF or CRLF, a final newline
+ * optional), or undefined.
+ */
+function firstEmptyLine(text: Buffer): number | undefined {
   const candidates = [text.indexOf('\n\n'), text.indexOf('\n\r\n')].filter((i) => i >= 0);
   if (text[0] === NL || (text[0] === CR && text[1] === NL)) return 1;
   if (candidates.length === 0) return undefined;
@@ -264,6 +305,9 @@ async function firstEmptyLine(entry: RawZipEntry): Promise<number | undefined> {
   for (let i = text.indexOf(NL); i >= 0 && i <= at; i = text.indexOf(NL, i + 1)) lines++;
   return lines + 1;
 }
+
+/** Milliseconds of the longest local day (25 hours, when clocks go back): a tick's time is below. */
+const DAY_MS_LIMIT = 25 * 3_600_000;
 
 /** A sale-condition mask as Lean writes it. */
 const HEX_MASK = /^[0-9a-fA-F]{1,8}$/;
@@ -325,6 +369,13 @@ function nanosSql(date: LeanDate, tz: string): string {
   return `(${whole} * 1000000 + CAST(round((ms - floor(ms)) * 1000000) AS BIGINT))`;
 }
 
+/** What each column type DuckDB reads a CSV field as allows, for error messages. */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  BIGINT: 'an integer from -2^63 to 2^63 - 1',
+  INTEGER: 'an integer from -2^31 to 2^31 - 1',
+  DOUBLE: 'a number',
+};
+
 /**
  * DuckDB's CSV error as an `IngestError` at the line it names. With `numbered`, each line of the file
  * read starts with its source line number (and has one column more than the source).
@@ -338,10 +389,14 @@ export function csvError(e: unknown, where: IngestLocation, numbered: boolean): 
   const converting = /Error when converting column "([^"]+)"\. (.*)/.exec(message);
   const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
   const extra = numbered ? 1 : 0;
-  const detail = converting
-    ? `column ${converting[1]}: ${converting[2]}`
-    : counts
-      ? `expected ${Number(counts[1]) - extra} columns, found ${Number(counts[2]) - extra}`
-      : (message.split('\n')[0] as string);
+  const unconvertible =
+    converting && /Could not convert string "([^"]*)" to '(\w+)'/.exec(converting[2] as string);
+  const detail = unconvertible
+    ? `${converting?.[1]} is not ${TYPE_NAMES[unconvertible[2] as string] ?? `a ${unconvertible[2]}`}: ${JSON.stringify(unconvertible[1])}`
+    : converting
+      ? `column ${converting[1]}: ${converting[2]}`
+      : counts
+        ? `expected ${Number(counts[1]) - extra} columns, found ${Number(counts[2]) - extra}`
+        : (message.split('\n')[0] as string);
   return new IngestError(line === undefined ? where : { ...where, line }, detail, { cause: e });
 }

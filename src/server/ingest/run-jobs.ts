@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { AbortError } from '../../core/errors.js';
 import type { Store } from '../store/store.js';
@@ -44,12 +44,41 @@ export interface IngestSummary {
   filesFailed: number;
   /** Files found under the folder that ingest does not read. */
   unrecognised: string[];
+  /**
+   * Paths passed over, with why: not regular files (a FIFO, a socket, a device), or gone before they
+   * were read.
+   */
+  passedOver: PassedOver[];
   /** Errors of failed files (only with `continueOnError`). */
   errors: IngestError[];
   /** Rows written per table. */
   rows: RowCounts;
   /** Wall time of the run in ms. */
   elapsedMs: number;
+}
+
+/** A path ingest did not read, and why. */
+export interface PassedOver {
+  path: string;
+  reason: string;
+}
+
+/**
+ * Why `path` cannot be read as a file: it is gone, or not a regular file (reading a FIFO would wait
+ * for a writer forever); undefined for a regular file.
+ */
+export function notAFile(path: string): string | undefined {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'it is gone (removed while ingest ran)';
+    return `it cannot be examined (${(e as Error).message})`;
+  }
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'it is a folder';
+  return 'it is not a regular file (a FIFO, socket or device)';
 }
 
 /** One file to ingest: how to name it and how to parse its bytes. */
@@ -81,6 +110,7 @@ export async function runIngestJobs(
   jobs: readonly IngestJob[],
   unrecognised: string[],
   options: IngestOptions,
+  passedOver: PassedOver[] = [],
 ): Promise<IngestSummary> {
   const started = performance.now();
   const summary: IngestSummary = {
@@ -89,6 +119,7 @@ export async function runIngestJobs(
     filesSkipped: 0,
     filesFailed: 0,
     unrecognised,
+    passedOver,
     errors: [],
     rows: emptyCounts(),
     elapsedMs: 0,
@@ -103,6 +134,12 @@ export async function runIngestJobs(
     for (const [i, job] of jobs.entries()) {
       if (options.signal?.aborted)
         throw new AbortError('ingest was cancelled', { cause: options.signal.reason });
+      const reason = notAFile(job.path);
+      if (reason !== undefined) {
+        passedOver.push({ path: job.path, reason });
+        options.onProgress?.({ filesDone: i + 1, filesTotal: jobs.length, file: job.path, rows });
+        continue;
+      }
       let bytes: Uint8Array | undefined;
       let sha256: string;
       try {
@@ -129,7 +166,18 @@ export async function runIngestJobs(
               ? e
               : new IngestError({ file: job.path }, `cannot be read (${(e as Error).message})`, { cause: e });
           }
-          const counts = await staging.commit({ sha256, path: job.path, kind: job.kind });
+          let counts: Awaited<ReturnType<Staging['commit']>>;
+          try {
+            counts = await staging.commit({ sha256, path: job.path, kind: job.kind });
+          } catch (e) {
+            // Checks name what is wrong with a file; a value they let through and the store refuses
+            // is still that file's problem, reported as such (the transaction wrote nothing).
+            if (isIngestError(e) || options.signal?.aborted) throw e;
+            const first = ((e as Error).message ?? String(e)).split('\n')[0];
+            throw new IngestError({ file: job.path }, `holds a value the store cannot take (${first})`, {
+              cause: e,
+            });
+          }
           for (const table of INGEST_TABLES) {
             summary.rows[table] += counts[table];
             rows += counts[table];

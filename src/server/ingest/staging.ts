@@ -175,7 +175,9 @@ function text(v: string | null): string {
  * makes loading several times slower), so before inserting, stored rows with the same key are deleted:
  * (ticker, resolution, t) for bars and quote bars, (ticker, t) for open interest, (ticker,
  * sequence_number, sip_timestamp) for trades and quotes. A Lean tick file instead replaces every
- * stored tick of its ticker within its time range: it is the whole record of that ticker's day.
+ * stored tick of its ticker within its time range: it is the whole record of that ticker's day; so
+ * does a flat file of ticks without sequence numbers, per ticker (their line numbers stand in for
+ * sequence numbers, and would not match another file's).
  */
 export class Staging implements RowSink {
   private files = emptyFiles();
@@ -197,14 +199,19 @@ export class Staging implements RowSink {
     private readonly known: { tickers: Set<string>; contracts: Set<string> },
   ) {}
 
-  /** Creates the staging folder (removed by `close`). */
+  /** Removes the folder if the process exits while it is open (`process.exit` on a second Ctrl-C). */
+  private readonly removeOnExit = () => rmSync(this.dir, { recursive: true, force: true });
+
+  /** Creates the staging folder (removed by `close`, or when the process exits before). */
   static async create(store: Store): Promise<Staging> {
     const tickers = await store.all<{ ticker: string }>('SELECT ticker FROM tickers');
     const contracts = await store.all<{ ticker: string }>('SELECT ticker FROM option_contracts');
-    return new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')), {
+    const staging = new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')), {
       tickers: new Set(tickers.map((r) => r.ticker)),
       contracts: new Set(contracts.map((r) => r.ticker)),
     });
+    process.on('exit', staging.removeOnExit);
+    return staging;
   }
 
   bar(r: BarRow): void {
@@ -425,6 +432,16 @@ export class Staging implements RowSink {
       const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
       return Number(result.rowsChanged);
     }
+    if (p.replaces.kind === 'ticker-ranges') {
+      // The overall bounds let DuckDB skip most stored row groups before the join.
+      await this.store.run(
+        `DELETE FROM main.${table} AS d USING (${p.replaces.sql}) AS r
+         WHERE d.${time} BETWEEN $1 AND $2 AND d.ticker = r.ticker AND d.${time} BETWEEN r.lo AND r.hi`,
+        [p.min, p.max],
+      );
+      const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
+      return Number(result.rowsChanged);
+    }
     await this.store.run(`CREATE OR REPLACE TEMP TABLE stage_native AS ${p.select}`);
     try {
       const columns = BULK_COLUMNS[table].map(([name]) => name);
@@ -474,6 +491,7 @@ export class Staging implements RowSink {
 
   /** Removes the staging folder. */
   close(): void {
+    process.off('exit', this.removeOnExit);
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

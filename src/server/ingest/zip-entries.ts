@@ -1,3 +1,5 @@
+import { crc32, inflateRawSync } from 'node:zlib';
+
 /** One entry of a zip archive, still compressed. */
 export interface RawZipEntry {
   name: string;
@@ -95,4 +97,50 @@ export function gzipOfDeflated(entry: RawZipEntry): Uint8Array[] {
   view.setUint32(0, entry.crc32, true);
   view.setUint32(4, entry.size % 2 ** 32, true);
   return [header, entry.data, trailer];
+}
+
+/**
+ * Why the inflated bytes of `entry` are not what the archive declares (its uncompressed size and
+ * CRC-32), or undefined when they are: a damaged archive can still inflate, to fewer or other bytes.
+ */
+export function entryDamage(entry: RawZipEntry, inflated: Uint8Array): string | undefined {
+  if (inflated.length !== entry.size) {
+    return `the zip entry is damaged: it inflates to ${inflated.length} bytes, the archive declares ${entry.size}`;
+  }
+  const crc = crc32(inflated) >>> 0;
+  if (crc !== entry.crc32 >>> 0) {
+    return `the zip entry is damaged: its CRC-32 is ${hex(crc)}, the archive declares ${hex(entry.crc32)}`;
+  }
+  return undefined;
+}
+
+/** What a failed inflate of `entry` says about it. */
+export function inflateFailure(entry: RawZipEntry, e: unknown): string {
+  // zlib stops at the declared size (maxOutputLength) with a RangeError.
+  if ((e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+    return `the zip entry is damaged: it inflates to more than the ${entry.size} bytes the archive declares`;
+  }
+  return `the zip entry is damaged: it does not inflate (${(e as Error).message})`;
+}
+
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+
+/**
+ * The content of `entry`, checked against its declared size and CRC-32; throws an `Error` saying what
+ * is wrong (a stream that does not inflate, a size or checksum that does not match).
+ */
+export function inflateEntry(entry: RawZipEntry): Uint8Array {
+  let inflated: Uint8Array;
+  if (entry.method === 0) inflated = entry.data;
+  else {
+    try {
+      // The declared size bounds the output: a damaged stream cannot inflate without limit.
+      inflated = inflateRawSync(entry.data, { maxOutputLength: Math.max(1, entry.size) });
+    } catch (e) {
+      throw new Error(inflateFailure(entry, e));
+    }
+  }
+  const damage = entryDamage(entry, inflated);
+  if (damage) throw new Error(damage);
+  return inflated;
 }

@@ -116,7 +116,7 @@ describe('ingest behaviour', () => {
   it('tick files: a bad value, a short row or a bad condition mask is reported at its line', async () => {
     const good = '14400464,1674100,100,P,20002000,0\n14400465,1674100,1400,P,1,0\n';
     const cases: [string, string, RegExp][] = [
-      ['aaa', `${good}14400466,16741x0,100,P,1,0\n`, /:3: column price: Could not convert string "16741x0"/],
+      ['aaa', `${good}14400466,16741x0,100,P,1,0\n`, /:3: price is not a number: "16741x0"$/],
       ['bbb', `${good}14400466,1674100,100\n14400467,1674100,100,P,1,0`, /:3: expected 6 columns, found 3/],
       ['ccc', `${good}${good}14400466,1674100,100,P,2000z,0`, /:5: condition is not a hexadecimal mask/],
       ['ddd', `${good}\n${good}`, /:3: empty line/],

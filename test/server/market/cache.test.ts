@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { cachingStore } from '../../../src/server/market/cache.js';
+import { approxBytes } from '../../../src/server/approx-bytes.js';
+import { cachingStore, QueryCache } from '../../../src/server/market/cache.js';
 import { Store } from '../../../src/server/store/store.js';
 
 // A writable in-memory store stands in for a read-only one: writing through the underlying store shows
@@ -63,9 +64,9 @@ describe('cachingStore', () => {
     for (const r of results) assert.deepEqual(r, { n: [20n] });
   });
 
-  test('does not keep results with more rows than maxRows, nor failures', async () => {
-    const cached = cachingStore(store, { maxRows: 5 });
+  test('does not keep a result larger than maxEntryBytes, nor failures', async () => {
     const big = 'SELECT k, v FROM kv WHERE k < 10 ORDER BY k';
+    const cached = cachingStore(store, { maxEntryBytes: approxBytes(await store.columns(big)) });
     assert.equal((await cached.columns<{ v: number }>(big)).v[0], 0);
     await setV(0, 7);
     assert.equal((await cached.columns<{ v: number }>(big)).v[0], 7);
@@ -80,9 +81,12 @@ describe('cachingStore', () => {
     }
   });
 
-  test('drops the least recently used result beyond maxEntries', async () => {
-    const cached = cachingStore(store, { maxEntries: 2 });
-    const q = (k: number) => cached.all<{ v: number }>('SELECT v FROM kv WHERE k = $1', [k]);
+  test('drops the least recently used result beyond maxBytes', async () => {
+    const sql = 'SELECT v FROM kv WHERE k = $1';
+    // Room for two such results and their keys, not three.
+    const one = 160 + 32 + `rows\u0000${sql}\u0000number:1`.length + approxBytes([{ v: 1.5 }]);
+    const cached = cachingStore(store, { maxBytes: 2 * one + 10 });
+    const q = (k: number) => cached.all<{ v: number }>(sql, [k]);
     await q(1);
     await q(2);
     await q(1); // 1 is now the most recently used
@@ -95,6 +99,36 @@ describe('cachingStore', () => {
     } finally {
       await setV(1, 1.5);
       await setV(2, 3);
+    }
+  });
+
+  test('a stream of distinct heavy results, or of long keys, stays within maxBytes', async () => {
+    await store.run(
+      "CREATE TABLE wide AS SELECT i AS k, i * 0.25 AS price, 'T' || i AS id, [12, 37] AS conditions FROM range(3000) r(i)",
+    );
+    try {
+      const budget = 2 * 2 ** 20;
+      const cache = new QueryCache({ maxBytes: budget });
+      const cached = cachingStore(store, cache);
+      let peak = 0;
+      for (let i = 0; i < 60; i++) {
+        const rows = await cached.all('SELECT * FROM wide WHERE k >= $1 ORDER BY k LIMIT 2000', [i]);
+        assert.equal(rows.length, 2000);
+        await cached.columns('SELECT * FROM wide WHERE k >= $1 ORDER BY k LIMIT 2000', [i]);
+        peak = Math.max(peak, cache.bytes);
+      }
+      // 120 results of about 0.2-0.4 MiB each were asked for: only the budget's worth is kept.
+      assert.ok(peak <= budget, `${peak} bytes kept, over the ${budget} budget`);
+      assert.ok(cache.size > 1 && cache.bytes > budget / 2, 'recent results are still kept');
+      // Keys count too: long distinct keys with tiny results do not grow the cache past its budget.
+      const padding = 'x'.repeat(100_000);
+      for (let i = 0; i < 60; i++) {
+        await cached.all("SELECT k FROM wide WHERE k = $1 AND $2 <> ''", [i, `${padding}${i}`]);
+        peak = Math.max(peak, cache.bytes);
+      }
+      assert.ok(peak <= budget, `${peak} bytes kept, over the ${budget} budget`);
+    } finally {
+      await store.run('DROP TABLE wide');
     }
   });
 });
