@@ -1,7 +1,7 @@
-import type { CallOptions, PagedCall } from '../core/client.js';
-import { BaseClient } from '../core/client.js';
+import { BaseClient, type CallOptions, type PagedCall } from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
+import { type FullRangeBar, type FullRangeProgress, fetchFullRange } from '../core/full-range.js';
 import { NEW_YORK } from '../dates/time-zone.js';
 import {
   FUTURES_VERSIONS,
@@ -25,6 +25,29 @@ import type {
 import { clientFactory, type SyncOf } from './sync-client.js';
 
 export { futuresOperations, futuresOperationsVX };
+
+/** Options of {@link AsyncFuturesClient.getFullRangeAggregates}. */
+export interface FuturesFullRangeOptions {
+  /**
+   * Candle size in seconds, minutes or hours (`1min`, `5min`, `1hour`…): longer candles fit one page.
+   * @default '1min'
+   */
+  resolution?: string;
+  /** @default 'asc' */
+  sort?: 'asc' | 'desc';
+  /** @default true */
+  runParallel?: boolean;
+  /** @default 10 */
+  maxConcurrentWorkers?: number;
+  /** Smaller chunks, for heavily traded contracts. @default false */
+  highVolatility?: boolean;
+  /** Called after each chunk. */
+  onProgress?: (progress: FullRangeProgress) => void;
+  signal?: AbortSignal;
+}
+
+const INTRADAY = /^(\d+)(sec|min|hour)$/;
+const TIMESPAN_OF_UNIT: Readonly<Record<string, string>> = { sec: 'second', min: 'minute', hour: 'hour' };
 
 /** Options of the Futures client: the common client options plus the path generation. */
 export interface FuturesClientOptions extends ClientOptions {
@@ -107,10 +130,78 @@ export class AsyncFuturesClient extends BaseClient {
     return this.call(this.ops.getTrades, [contract(ticker)], options);
   }
 
+  /**
+   * Every candle of a contract between two instants as one list, fetched in chunks (in parallel by
+   * default) by `window_start` and merged: no gap, no duplicate, no 50000-candle cap. Bounds are days
+   * (from midnight New York; an end day runs to its end) or Unix ms. Second, minute and hour candles only.
+   */
+  async getFullRangeAggregates(
+    ticker: string,
+    fromDate: Date | string | number,
+    toDate: Date | string | number,
+    options: FuturesFullRangeOptions = {},
+  ): Promise<FuturesAggregate[]> {
+    const symbol = contract(ticker);
+    const { resolution = '1min', sort = 'asc', signal } = options;
+    const unit = typeof resolution === 'string' ? INTRADAY.exec(resolution) : null;
+    // The declaration checks the multiplier's range; the unit must be short enough to chunk by days.
+    if (!unit) {
+      throw new InvalidParameterError(
+        'resolution',
+        resolution,
+        'expected second, minute or hour candles for a full range (e.g. 1min, 5min, 1hour); longer candles fit one page',
+      );
+    }
+    for (const key of ['runParallel', 'highVolatility'] as const) {
+      if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+        throw new InvalidParameterError(key, options[key], 'expected true or false');
+      }
+    }
+    if (sort !== 'asc' && sort !== 'desc')
+      throw new InvalidParameterError('sort', sort, 'expected asc or desc');
+    const bars = await fetchFullRange(
+      {
+        from: fromDate as never,
+        to: toDate as never,
+        timespan: TIMESPAN_OF_UNIT[unit[2] as string] as string,
+        multiplier: Number(unit[1]),
+        sort,
+        runParallel: options.runParallel !== false,
+        maxConcurrentWorkers: options.maxConcurrentWorkers ?? 10,
+        highVolatility: options.highVolatility === true,
+        info: false,
+        warnings: false,
+        timeZone: this.timeZone,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(signal ? { signal } : {}),
+      },
+      async (fromMs, toMs, chunkSignal) => {
+        const page = await this.getAggregates(symbol, {
+          resolution,
+          windowStartGte: BigInt(fromMs) * 1_000_000n,
+          windowStartLte: BigInt(toMs) * 1_000_000n + 999_999n,
+          sort: 'window_start.asc',
+          limit: 50000,
+          allPages: true,
+          signal: chunkSignal,
+        });
+        // The merge orders and trims by `t` (ms), read from the exact nanosecond window start.
+        const bars = (page.results ?? []).map((bar) => ({ ...bar, t: msOf(bar.window_start) }));
+        return { bars: bars as unknown as FullRangeBar[], ...(page.status ? { status: page.status } : {}) };
+      },
+    );
+    return bars.map(({ t: _t, ...bar }) => bar as unknown as FuturesAggregate);
+  }
+
   /** Quotes of a contract, nanosecond timestamps exact. */
   getQuotes<const O extends Opt<'getQuotes'>>(ticker: string, options?: O): Paged<FuturesQuote, O> {
     return this.call(this.ops.getQuotes, [contract(ticker)], options);
   }
+}
+
+function msOf(ns: unknown): number {
+  if (typeof ns === 'bigint') return Number(ns / 1_000_000n);
+  return typeof ns === 'number' ? Math.floor(ns / 1_000_000) : Number.NaN;
 }
 
 /** The synchronous Futures client. */

@@ -5,6 +5,7 @@ export {
   FuturesClient,
   type FuturesClientFactory,
   type FuturesClientOptions,
+  type FuturesFullRangeOptions,
   futuresOperations,
   futuresOperationsVX,
   type SyncFuturesClient,

@@ -211,3 +211,90 @@ describe('futures: pagination by next_url and exact nanoseconds', () => {
     }
   });
 });
+
+describe('futures: full-range aggregates', () => {
+  const server = new RecordingServer();
+  const dataStart = Date.parse('2023-06-01T00:00:00Z');
+  const dataEnd = Date.parse('2023-12-31T00:00:00Z');
+  before(async () => {
+    await server.start();
+    await server.use('futuresMinuteBars', { stepMinutes: 60, dataStart, dataEnd, cap: 700 });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  // From midnight New York on the first day to the end of the last day (EDT then EST).
+  const from = Date.parse('2023-07-01T04:00:00Z');
+  const to = Date.parse('2023-11-16T05:00:00Z');
+  const expected: bigint[] = [];
+  for (let t = from; t < to; t += 3_600_000) expected.push(BigInt(t) * 1_000_000n);
+
+  for (const useAsync of [true, false]) {
+    test(`${useAsync ? 'async' : 'sync'}: chunks by window_start merged with no gap and no duplicate`, async () => {
+      await server.take();
+      const client = FuturesClient(KEY, { useAsync: useAsync as true, baseUrl: server.url });
+      try {
+        const bars = await client.getFullRangeAggregates('ESZ3', '2023-07-01', '2023-11-15', {
+          maxConcurrentWorkers: 2,
+        });
+        assert.equal(bars.length, expected.length);
+        assert.deepEqual(
+          bars.map((b) => b.window_start),
+          expected,
+        );
+        assert.ok(!bars.some((b) => 't' in b), 'no helper field is left on the candles');
+        const seen = await server.take();
+        const firsts = seen.filter((r) => !r.query.some(([k]) => k === 'cursor'));
+        assert.ok(firsts.length >= 3, `several chunks (${firsts.length})`);
+        assert.ok(seen.length > firsts.length, 'a chunk beyond one page follows next_url');
+        for (const r of firsts) {
+          assert.equal(r.path, '/futures/v1/aggs/ESZ3');
+          assert.deepEqual(
+            r.query.map(([k]) => k),
+            ['resolution', 'window_start.gte', 'window_start.lte', 'limit', 'sort'],
+          );
+        }
+        const desc = await client.getFullRangeAggregates('ESZ3', '2023-07-01', '2023-07-02', {
+          sort: 'desc',
+        });
+        assert.deepEqual(
+          desc.map((b) => b.window_start),
+          expected.slice(0, 48).reverse(),
+        );
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test('only second, minute and hour candles, and bad bounds, are refused before any request', async () => {
+    await server.take();
+    const client = FuturesClient(KEY, { useAsync: true, baseUrl: server.url });
+    try {
+      for (const [options, parameter] of [
+        [{ resolution: '1session' }, 'resolution'],
+        [{ resolution: '60min' }, 'resolution'],
+        [{ runParallel: 'yes' }, 'runParallel'],
+        [{ maxConcurrentWorkers: 0 }, 'maxConcurrentWorkers'],
+      ] as const) {
+        await assert.rejects(
+          client.getFullRangeAggregates('ESZ3', '2023-07-01', '2023-07-02', options as never),
+          (e: unknown) => e instanceof InvalidParameterError && e.parameter === parameter,
+          JSON.stringify(options),
+        );
+      }
+      await assert.rejects(
+        client.getFullRangeAggregates('ESZ3', '2023-07-03', '2023-07-02'),
+        (e: unknown) => e instanceof InvalidParameterError,
+      );
+      await assert.rejects(
+        client.getFullRangeAggregates('ESQ', '2023-07-01', '2023-07-02'),
+        (e: unknown) => e instanceof InvalidParameterError && e.parameter === 'ticker',
+      );
+      assert.deepEqual(await server.take(), []);
+    } finally {
+      await client.close();
+    }
+  });
+});
