@@ -84,12 +84,12 @@ export const FUTURES_ASSET_SUB_CLASSES = [
 /**
  * Candle sizes of futures aggregates: a multiplier and a unit. Minutes and seconds go up to 59, hours
  * to 23, months to 11 and quarters to 3 (the next unit takes over from there); sessions, weeks and years
- * take any positive multiplier.
+ * take a multiplier up to 9999.
  */
 export const FUTURES_RESOLUTION =
   /^(?:(?:[1-9]|[1-5]\d)(?:sec|min)|(?:[1-9]|1\d|2[0-3])hour|(?:[1-9]|1[01])month|[1-3]quarter|[1-9]\d{0,3}(?:session|week|year))$/;
 const RESOLUTION_ALLOWED =
-  'a multiplier and a unit: 1-59sec, 1-59min, 1-23hour, Nsession, Nweek, 1-11month, 1-3quarter or Nyear, e.g. 1min, 5min, 1hour, 1session, 1week';
+  'a multiplier and a unit: 1-59sec, 1-59min, 1-23hour, 1-9999session, 1-9999week, 1-11month, 1-3quarter or 1-9999year, e.g. 1min, 5min, 1hour, 1session, 1week';
 
 type RangeType = ReturnType<typeof t.string> | ReturnType<typeof t.date> | ReturnType<typeof t.nsTimestamp>;
 
