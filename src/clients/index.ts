@@ -1,5 +1,15 @@
 export { AsyncCryptoClient, CryptoClient, cryptoOperations, type SyncCryptoClient } from './crypto.js';
 export { AsyncForexClient, ForexClient, forexOperations, type SyncForexClient } from './forex.js';
+export {
+  AsyncFuturesClient,
+  FuturesClient,
+  type FuturesClientFactory,
+  type FuturesClientOptions,
+  type FuturesFullRangeOptions,
+  futuresOperations,
+  futuresOperationsVX,
+  type SyncFuturesClient,
+} from './futures.js';
 export { AsyncIndexClient, IndexClient, indicesOperations, type SyncIndexClient } from './indices.js';
 export { AsyncOptionsClient, OptionsClient, optionsOperations, type SyncOptionsClient } from './options.js';
 export {

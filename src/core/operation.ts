@@ -22,10 +22,16 @@ export type TickerPrefix = 'O:' | 'C:' | 'X:' | 'I:';
  *   nanosecond timestamp as `bigint` or integer `number`.
  * - `nsOffset`: a Unix nanosecond timestamp used as a paging offset (`bigint` or integer `number`).
  * - `msOffset`: a Unix millisecond timestamp used as a paging offset (a number or a string of digits).
+ * - `string`: any non-empty string, or one matching `pattern` when declared.
  * - `list`: a list of strings (or one comma separated string), sent comma separated.
  */
 export type ParamType =
-  | { readonly kind: 'string' }
+  | {
+      readonly kind: 'string';
+      /** When set, the whole value must match it; `allowed` says in words what does. */
+      readonly pattern?: RegExp;
+      readonly allowed?: string;
+    }
   | { readonly kind: 'ticker'; readonly prefix?: TickerPrefix }
   | { readonly kind: 'pair' }
   | { readonly kind: 'int'; readonly min?: number; readonly max?: number }
@@ -85,7 +91,15 @@ export function defineOperation<const O extends OperationSpec>(op: O): O {
 
 /** Shorthands for declaring parameters. */
 export const t = {
-  string: () => ({ kind: 'string' }) as const,
+  /** Any non-empty string, or one matching `pattern` (described by `allowed` in errors and `--help`). */
+  string: (pattern?: RegExp, allowed?: string) =>
+    (pattern
+      ? { kind: 'string', pattern, allowed: allowed ?? `a value matching ${pattern}` }
+      : { kind: 'string' }) as {
+      readonly kind: 'string';
+      readonly pattern?: RegExp;
+      readonly allowed?: string;
+    },
   ticker: (prefix?: TickerPrefix) =>
     (prefix ? { kind: 'ticker', prefix } : { kind: 'ticker' }) as {
       readonly kind: 'ticker';

@@ -83,6 +83,10 @@ export function encodeParam(param: ParamSpec, value: unknown): string {
   const type = param.type;
   switch (type.kind) {
     case 'string':
+      if (type.pattern) {
+        if (typeof value === 'string' && type.pattern.test(value)) return value;
+        return fail(param, value, `expected ${type.allowed}`);
+      }
       if (typeof value === 'string' && value !== '') return value;
       return fail(param, value, 'expected a non-empty string');
     case 'ticker':
@@ -223,6 +227,10 @@ export function decodeParam(param: ParamSpec, raw: string): DecodedValue {
   const type = param.type;
   switch (type.kind) {
     case 'string':
+      if (type.pattern) {
+        if (type.pattern.test(raw)) return raw;
+        return reject(param, raw, `expected ${type.allowed}`);
+      }
       if (raw !== '') return raw;
       return reject(param, raw, 'expected a non-empty string');
     case 'ticker':

@@ -24,6 +24,22 @@ export {
   resolveOptionSymbolFormat,
 } from './formats.js';
 export {
+  type BuildFuturesTickerOptions,
+  buildFuturesTicker,
+  FUTURES_MONTH_CODES,
+  type FuturesMonthCode,
+  type FuturesTickerParts,
+  futuresExpiryOf,
+  futuresMonthCode,
+  futuresMonthOfCode,
+  futuresTickerFromExpiry,
+  isFuturesTicker,
+  normalizeFuturesTicker,
+  type ParsedFuturesTicker,
+  type ParseFuturesTickerOptions,
+  parseFuturesTicker,
+} from './futures-ticker.js';
+export {
   type BuildOptionSymbolForTdaOptions,
   buildOptionSymbolForTda,
   type ConvertFromTdaOptions,

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   cryptoOperations,
   forexOperations,
+  futuresOperations,
   indicesOperations,
   optionsOperations,
   referenceOperations,
@@ -71,6 +72,7 @@ describe('help derived from the operation declarations', () => {
     indices: indicesOperations,
     forex: forexOperations,
     crypto: cryptoOperations,
+    futures: futuresOperations,
     reference: referenceOperations,
   };
   for (const [family, ops] of Object.entries(families)) {
@@ -367,6 +369,12 @@ describe('exit codes and messages', () => {
       /Invalid --output: "xml"; allowed: table, json, csv, ndjson/,
     ],
     ['bad option symbol', ['symbols', 'parse', 'NOT-A-SYMBOL'], /Invalid/],
+    ['bad futures ticker', ['futures', 'get-trades', 'ESA3'], /Invalid ticker: "ESA3"; expected a futures/],
+    [
+      'bad futures resolution',
+      ['futures', 'get-aggregates', 'ESZ3', '--resolution', '60min'],
+      /Invalid resolution: "60min"; expected .*1-59min/,
+    ],
   ];
   for (const [name, args, message] of cases) {
     test(`${name}: exit 2 and the message names it`, async () => {

@@ -18,12 +18,56 @@ export interface OperationCase {
   recorded?: string;
   /** OperationId of a file under `spec-examples/`. */
   example?: string;
+  /** Path of `openapi.json` whose documented 200 example is played back (`/futures/v1/aggs/{ticker}`). */
+  openapi?: string;
 }
 
 /** Where the body a case plays back lives, if anywhere. */
 export function answerFile(c: OperationCase): string | undefined {
   if (c.recorded) return `${recordedDir}${c.recorded}`;
   if (c.example) return `${referenceDir}spec-examples/${c.example}.json`;
+  if (c.openapi) return `${referenceDir}openapi.json`;
+  return undefined;
+}
+
+/** The body a case plays back: the file's text, or the example `openapi.json` documents for its path. */
+function answerBody(c: OperationCase, file: string | undefined): string {
+  if (!file) return '{"status":"OK","request_id":"x","results":[]}';
+  const text = readFileSync(file, 'utf8');
+  if (!c.openapi) return text;
+  const spec = JSON.parse(text) as {
+    paths: Record<
+      string,
+      { get: { responses: { 200: { content: { 'application/json': { example: unknown } } } } } }
+    >;
+  };
+  const example = spec.paths[c.openapi]?.get.responses[200].content['application/json'].example;
+  assert.ok(example, `openapi.json documents an example for ${c.openapi}`);
+  // The example's own text keeps its big integers exactly as written; it must be that same example.
+  const own = exampleText(text, c.openapi);
+  return own !== undefined && JSON.stringify(JSON.parse(own)) === JSON.stringify(example)
+    ? own
+    : JSON.stringify(example);
+}
+
+/** The raw text of a path's 200 example inside openapi.json (JSON.parse would round its nanoseconds). */
+function exampleText(spec: string, path: string): string | undefined {
+  const at = spec.indexOf(`${JSON.stringify(path)}:`);
+  const example = at < 0 ? -1 : spec.indexOf('"example":', spec.indexOf('"200"', at));
+  if (example < 0) return undefined;
+  let i = spec.indexOf('{', example);
+  const start = i;
+  let depth = 0;
+  let inString = false;
+  for (; i < spec.length; i++) {
+    const ch = spec[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return spec.slice(start, i + 1);
+  }
   return undefined;
 }
 
@@ -70,7 +114,7 @@ export function describeOperations(title: string, factory: Factory, key: string,
         test(`${variant} ${c.method}(${c.args.map(show).join(', ')})`, async (t) => {
           const file = answerFile(c);
           if (file && !hasShared(t, file)) return;
-          const raw = file ? readFileSync(file, 'utf8') : '{"status":"OK","request_id":"x","results":[]}';
+          const raw = answerBody(c, file);
           await server.respond(raw);
           const client = clients[variant]!;
           assert.equal(typeof client[c.method], 'function', `${c.method} exists`);

@@ -136,6 +136,69 @@ function minuteBars(req: SeenRequest, origin: string, config: MinuteBarsConfig):
   return { body: JSON.stringify(body) };
 }
 
+/** Settings of the `futuresMinuteBars` handler. */
+export interface FuturesMinuteBarsConfig {
+  /** One candle every `stepMinutes` minutes from `dataStart` to `dataEnd` (ms, end excluded). */
+  stepMinutes: number;
+  dataStart: number;
+  dataEnd: number;
+  /** Most candles per page below the request's `limit`: forces next_url paging within a chunk. */
+  cap?: number;
+}
+
+/**
+ * Minute candles of `/futures/v1/aggs/{ticker}?resolution=1min` by `window_start.gte`/`.lte` (ns), sorted
+ * by `sort`, paged by a next_url whose cursor holds the rest of the query; each candle's values are a
+ * function of its start (as {@link minuteBarAt}).
+ */
+function futuresMinuteBars(req: SeenRequest, origin: string, config: FuturesMinuteBarsConfig): Answer {
+  const ticker = /^\/futures\/v1\/aggs\/([^/]+)$/.exec(req.path)?.[1];
+  const q = new URLSearchParams(req.query);
+  const cursor = q.get('cursor');
+  const params = cursor ? new URLSearchParams(Buffer.from(cursor, 'base64url').toString()) : q;
+  if (!ticker || params.get('resolution') !== '1min') {
+    return { status: 400, body: JSON.stringify({ status: 'ERROR', request_id: 'x', error: 'unexpected' }) };
+  }
+  const ms = (key: string, fallback: number) => {
+    const v = params.get(key);
+    return v === null ? fallback : Number(BigInt(v) / 1_000_000n);
+  };
+  const lo = Math.max(ms('window_start.gte', config.dataStart), config.dataStart);
+  const hi = Math.min(ms('window_start.lte', config.dataEnd - 1), config.dataEnd - 1);
+  const all: number[] = [];
+  const step = config.stepMinutes * 60_000;
+  for (let t = Math.ceil(lo / step) * step; t <= hi; t += step) all.push(t);
+  if (params.get('sort') === 'window_start.desc') all.reverse();
+  const limit = Number(params.get('limit') ?? 1000);
+  const take = Math.min(limit, config.cap ?? limit);
+  const page = all.slice(0, take).map((t) => {
+    const { o, h, l, c, v, n } = minuteBarAt(t);
+    return {
+      ticker,
+      window_start: `${t}000000`,
+      open: o,
+      high: h,
+      low: l,
+      close: c,
+      volume: v,
+      transactions: n,
+    };
+  });
+  const body: Record<string, unknown> = { status: 'OK', request_id: `f-${page.length}`, results: page };
+  const rest = all[take];
+  if (rest !== undefined) {
+    const next = new URLSearchParams(params);
+    next.delete('cursor');
+    next.set(
+      params.get('sort') === 'window_start.desc' ? 'window_start.lte' : 'window_start.gte',
+      `${rest}000000`,
+    );
+    body.next_url = `${origin}${req.path}?cursor=${Buffer.from(next.toString()).toString('base64url')}`;
+  }
+  // Nanosecond starts as bare integers, as the service writes them.
+  return { body: JSON.stringify(body).replace(/"window_start":"(\d+)"/g, '"window_start":$1') };
+}
+
 /** Ticker details whose `request_id` is the `date` asked for: tells the answers of bulk requests apart. */
 function echoDate(req: SeenRequest): Answer {
   const day = req.query.find(([k]) => k === 'date')?.[1] ?? 'none';
@@ -150,4 +213,10 @@ function echoDate(req: SeenRequest): Answer {
   return { body: JSON.stringify({ status: 'OK', request_id: day, results }) };
 }
 
-export const handlers: Record<string, Handler> = { fixed, paginated, minuteBars, echoDate };
+export const handlers: Record<string, Handler> = {
+  fixed,
+  paginated,
+  minuteBars,
+  futuresMinuteBars,
+  echoDate,
+};
