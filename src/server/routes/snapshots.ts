@@ -12,6 +12,7 @@ import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import type { AssetClass } from '../market/now.js';
+import { roundPrice, roundVolume } from '../market/precision.js';
 import { listMarketTickers, marketTickers, tickerNames } from '../market/reference.js';
 import { indexSnapshot } from '../snapshots/index-snapshot.js';
 import { latestQuoteBars } from '../snapshots/latest-bars.js';
@@ -156,15 +157,18 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
 async function bookOf(store: Store, ticker: string, nowMs: number): Promise<Record<string, unknown>> {
   const q = (await latestQuoteBars(store, [ticker], nowMs)).get(ticker);
   const x = String(CRYPTO_EXCHANGE_ID);
-  const bids = q?.bid != null ? [{ p: q.bid, x: { [x]: q.bidSize ?? 0 } }] : [];
-  const asks = q?.ask != null ? [{ p: q.ask, x: { [x]: q.askSize ?? 0 } }] : [];
+  // Sizes summed over a bar carry float noise (2.2616530700000004): written at eight decimals.
+  const bidSize = roundVolume(q?.bidSize ?? 0);
+  const askSize = roundVolume(q?.askSize ?? 0);
+  const bids = q?.bid != null ? [{ p: q.bid, x: { [x]: bidSize } }] : [];
+  const asks = q?.ask != null ? [{ p: q.ask, x: { [x]: askSize } }] : [];
   return {
     ticker,
     bids,
     asks,
-    bidCount: q?.bid != null ? (q.bidSize ?? 0) : 0,
-    askCount: q?.ask != null ? (q.askSize ?? 0) : 0,
-    spread: q?.bid != null && q.ask != null ? q.ask - q.bid : 0,
+    bidCount: q?.bid != null ? bidSize : 0,
+    askCount: q?.ask != null ? askSize : 0,
+    spread: q?.bid != null && q.ask != null ? roundPrice(ticker, q.ask - q.bid) : 0,
     updated: q ? q.asOf : 0,
   };
 }

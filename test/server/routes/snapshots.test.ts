@@ -417,6 +417,24 @@ describe('v2 crypto and forex snapshots', () => {
     );
   });
 
+  it('crypto book: sizes and spread without float noise, at the latest crypto time of the store', async (t) => {
+    // 2018-04-06 00:00 UTC: the store's latest crypto bar, whose sizes are sums (2.2616530700000004).
+    const server = await snapshotServer(t, 1_522_972_800_000);
+    if (!server) return;
+    const { status, body } = await get(
+      server,
+      '/v2/snapshot/locale/global/markets/crypto/tickers/X%3ABTCUSD/book',
+    );
+    assert.equal(status, 200);
+    const d = body.data;
+    const numbers = [d.bids[0].x['1'], d.asks[0].x['1'], d.bidCount, d.askCount, d.spread];
+    for (const n of numbers) {
+      assert.equal(typeof n, 'number');
+      assert.ok((String(n).split('.')[1] ?? '').length <= 8, `${n} has more than eight decimals`);
+    }
+    assert.equal(d.bidCount, d.bids[0].x['1']);
+  });
+
   it('forex: last quote (ms) from the latest complete quote bar; `C:` optional', async (t) => {
     const server = await snapshotServer(t, '2014-05-05T12:00:00Z');
     if (!server) return;
