@@ -120,6 +120,9 @@ export const QUERY_CACHE_BYTES = 256 * 2 ** 20;
 /** Default byte budget of the answer cache. */
 export const RESPONSE_CACHE_BYTES = 128 * 2 ** 20;
 
+/** How long the server keeps an idle keep-alive connection open. */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** How long `close()` lets open connections finish before cutting them. */
 const CLOSE_GRACE_MS = 2000;
 
@@ -279,6 +282,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const stream = streamServer({ store, apiKeys: keys, replayFrom, replaySpeed, log });
     // An HTTP/1 server: `serve` makes one unless asked for HTTP/2.
     const server = serve({ fetch, hostname: host, port: options.port ?? 8765 }) as Server;
+    // Idle keep-alive connections are kept well past any client's own idle limit (undici: 4 s, from the
+    // server's hint): with Node's 5 s, a client reusing a connection just as the server closes it gets a
+    // reset, which a loaded machine makes likely. close() still ends idle connections at once.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1000;
     stream.attach(server);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
