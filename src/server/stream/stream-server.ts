@@ -117,7 +117,8 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     return start;
   };
   const plan = (market: StreamMarket) => async (): Promise<ReplayPlan> => {
-    live ??= from === undefined ? isSimulatedStore(options.store) : Promise.resolve(false);
+    // A store that cannot say (no meta table) is not the simulated market.
+    live ??= from === undefined ? isSimulatedStore(options.store).catch(() => false) : Promise.resolve(false);
     if (await live) {
       let source = lives.get(market);
       if (!source) {
