@@ -7,6 +7,8 @@ import { type TestContext, test } from 'node:test';
 import { openDemoStore } from '../../src/demo/demo-store.js';
 import { SIM_PAIRS, SIM_STOCKS } from '../../src/demo/universe.js';
 import { startServer } from '../../src/server/index.js';
+import { LiveSource } from '../../src/server/stream/live-source.js';
+import { compareTicks, tickKey } from '../../src/server/stream/tick-source.js';
 import { ForexStream, type StocksEvent, StocksStream } from '../../src/stream/index.js';
 import { simDbPath } from '../cli/support.js';
 import { KEY, RawClient } from './fixture.js';
@@ -116,4 +118,28 @@ test('with a replay start, the simulated market replays its stored ticks instead
   await client.until((m) => m.some((x) => x.ev === 'T'));
   const trade = client.messages.find((x) => x.ev === 'T') as { t: number };
   assert.ok(trade.t >= Date.UTC(2024, 11, 31) && trade.t < Date.UTC(2025, 0, 1), String(trade.t));
+});
+
+test('the live ticks are a function of time: a read resumed after any tick goes on with the same ticks', async (t) => {
+  const { store } = await openDemoStore(simDbPath);
+  t.after(() => store.close());
+  const source = new LiveSource(store, 'stocks');
+  const filter = { all: false, tickers: [A, B] };
+  const fromNs = 1_800_000_000_123_456_789n;
+  const whole = await source.next(filter, filter, fromNs, undefined, 400);
+  assert.ok(whole.length >= 400);
+  assert.ok(whole.every((x) => x.sip_timestamp >= fromNs));
+  for (let i = 1; i < whole.length; i++)
+    assert.ok(compareTicks(tickKey(whole[i - 1]!), tickKey(whole[i]!)) < 0, 'strictly in replay order');
+  for (const cut of [0, 1, 57, 200]) {
+    const rest = await source.next(filter, filter, fromNs, tickKey(whole[cut]!), 100);
+    assert.deepEqual(rest.slice(0, 100), whole.slice(cut + 1, cut + 101));
+  }
+  // Another instance (another server) generates the same market.
+  assert.deepEqual(await new LiveSource(store, 'stocks').next(filter, filter, fromNs, undefined, 400), whole);
+  // Unknown tickers have nothing, and say so at once.
+  assert.deepEqual(
+    await source.next({ all: false, tickers: ['NOPE'] }, undefined, fromNs, undefined, 10),
+    [],
+  );
 });
