@@ -288,7 +288,11 @@ export async function runWalkthrough(ctx: DemoConsole, o: WalkthroughOptions): P
           stream.close();
         }
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        ctx.out(`   ${n} events in ${seconds} s, then the stream closed cleanly\n`);
+        ctx.out(
+          n > 0
+            ? `   ${n} events in ${seconds} s, then the stream closed cleanly\n`
+            : `   no events in ${seconds} s (no trades or quotes of ${plan.stock} stored), then the stream closed cleanly\n`,
+        );
       },
     );
 

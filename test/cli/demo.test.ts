@@ -102,6 +102,12 @@ test('mdq demo --data runs the same walk-through over real Lean files', async (t
     /\$ mdq stocks get-aggregate-bars SPY 2013-10-07 2013-10-09 --timespan minute --full-range/,
   );
   assert.match(r.stdout, /[\d,]+ minute bars over 3 trading days/);
+  // The stream replays the store's ticks; these files hold only minute bars, so it says so and closes.
+  assert.match(r.stdout, /Streaming: a replay of the stored ticks over WebSocket/);
+  assert.match(
+    r.stdout,
+    /\n {3}no events in [\d.]+ s \(no trades or quotes of SPY stored\), then the stream closed cleanly\n/,
+  );
 });
 
 test('the demo depends on nothing of the command line: it writes through the console its host gives it', () => {
