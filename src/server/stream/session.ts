@@ -38,8 +38,8 @@ const status = (s: string, message: string) => ({ ev: 'status', status: s, messa
 /**
  * One client connection: the service's protocol (status `connected`, then `auth`, then `subscribe` and
  * `unsubscribe` with comma-separated channels, each acknowledged) and its own replay of the ticks of
- * its plan (stored, or the live simulated market), which starts at the replay start when the first channel is subscribed and runs in
- * (time, trades before quotes, ticker, sequence) order across the subscribed tickers.
+ * its plan (stored, or the live simulated market), which starts when the first channel is subscribed
+ * and runs in (time, trades before quotes, ticker, sequence) order across the subscribed tickers.
  */
 export class StreamSession {
   private authed = false;
