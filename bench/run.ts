@@ -5,8 +5,9 @@
  * target. Results go to standard output (markdown) and `bench/results.json`.
  *
  * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
- * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, 6, load;
- * default all), BENCH_HEAVY_REQUESTS (distinct heavy requests of benchmark 6, default 1000), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
+ * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, 6, 7a (with
+ * 7b), 7c, load; default all), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
+ * BENCH_STREAM_SECONDS (length of the long replay of 7c, default 600), BENCH_HEAVY_REQUESTS (distinct heavy requests of benchmark 6, default 1000), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
  * connection>` separated by commas; default 20:100,20:50; empty for none).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,17 +15,21 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Store } from '../src/server/store/store.js';
 import { loadTest } from './autocannon.js';
 import { rssUnderDistinctRequests } from './cache-memory.js';
 import { fullRange, smallCalls } from './client-benchmarks.js';
-import { type Child, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
+import { type Child, interleave, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
 import { aggregateVsDuckDb, ingestVsCsv, SPY_DAY } from './server-benchmarks.js';
+import { longReplay, mdqClient, rawClient } from './stream-benchmarks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const calls = Number(process.env.BENCH_CALLS ?? 2000);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const heavyRequests = Number(process.env.BENCH_HEAVY_REQUESTS ?? 1000);
+const streamEvents = Number(process.env.BENCH_STREAM_EVENTS ?? 300_000);
+const streamSeconds = Number(process.env.BENCH_STREAM_SECONDS ?? 600);
 const only = process.env.BENCH_ONLY?.split(',').map((b) => b.trim());
 const links = (process.env.BENCH_LINKS ?? '20:100,20:50')
   .split(',')
@@ -130,6 +135,103 @@ async function withChild<T>(child: Child<{ url: string }>, fn: (url: string) => 
 
 const server = (mode: string, arg: string) =>
   spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [mode, arg]);
+
+/** Benchmark 7: the stream replay of the test store's stock ticks (SPY, IBM, BAC) from its first day. */
+async function streamBenchmarks(): Promise<void> {
+  const from = '2013-10-07';
+  const channels = 'T.*,Q.*';
+  const script = join(root, 'bench', 'server-process.ts');
+  if (wanted('7a')) {
+    log(
+      `7a/7b. ${streamEvents} events of ${channels} at max speed: mdq server vs bare ws; mdq client vs raw ws`,
+    );
+    const replay = await spawnReady<{ url: string }>(script, ['replay', testStore, from]);
+    const feedFile = join(tmpdir(), `mdq-bench-feed-${process.pid}.ndjson`);
+    try {
+      await withChild(replay, async (url) => {
+        const frames: string[] = [];
+        const n = await rawClient(`${url}/stocks`, channels, streamEvents, frames);
+        writeFileSync(feedFile, frames.join('\n'));
+        const feed = await spawnReady<{ url: string }>(script, ['feed', feedFile]);
+        await withChild(feed, async (feedUrl) => {
+          const servers = await interleave(rounds, {
+            mdqServer: () => rawClient(`${url}/stocks`, channels, n),
+            bareWs: () => rawClient(`${feedUrl}/stocks`, channels, n),
+          });
+          const a = summarize(servers.mdqServer ?? []);
+          const b = summarize(servers.bareWs ?? []);
+          rows.push({
+            benchmark: `7a. replay events/s to one client at max speed (${n} events of ${channels}, from ${from})`,
+            contender: 'mdq server (DuckDB reads, aggregates, JSON)',
+            baseline: 'bare ws server sending the same frames, already encoded',
+            value: n / (a.wallMs / 1000),
+            baselineValue: n / (b.wallMs / 1000),
+            unit: 'events/s',
+            ratio: b.wallMs / a.wallMs,
+            target: 'reported',
+            met: undefined,
+            note: `client CPU ${a.cpuMs.toFixed(0)} vs ${b.cpuMs.toFixed(0)} ms (raw ws + JSON.parse for both)`,
+          });
+          const clients = await interleave(rounds, {
+            mdq: () => mdqClient(feedUrl, channels, n),
+            raw: () => rawClient(`${feedUrl}/stocks`, channels, n),
+          });
+          compare(
+            `7b. client decode of ${n} events (the 7a frames, from a bare ws server)`,
+            clients,
+            'mdq',
+            'raw',
+            {
+              max: 1.2,
+              text: 'mdq ≤ 1.2× raw',
+            },
+          );
+        });
+      });
+    } finally {
+      rmSync(feedFile, { force: true });
+    }
+  }
+  if (wanted('7c')) {
+    const store = await Store.open(testStore, { readOnly: true });
+    const fromNs = BigInt(Date.parse(`${from}T04:00:00Z`)) * 1_000_000n;
+    const counted = await store.all<{ n: number }>(
+      `SELECT (SELECT count(*) FROM trades WHERE ticker NOT LIKE '%:%' AND sip_timestamp >= $1)::DOUBLE
+            + (SELECT count(*) FROM quotes WHERE ticker NOT LIKE '%:%' AND sip_timestamp >= $1)::DOUBLE AS n`,
+      [fromNs],
+    );
+    store.close();
+    const lapTicks = counted[0]?.n ?? 0;
+    const all = `${channels},A.*,AM.*`;
+    log(`7c. long replay of ${all} at max speed for ${streamSeconds} s (laps of ${lapTicks} ticks)`);
+    const replay = await spawnReady<{ url: string }>(script, ['replay', testStore, from]);
+    await withChild(replay, async (url) => {
+      const readings = await longReplay(url, replay.process.pid, {
+        channels: all,
+        lapTicks,
+        seconds: streamSeconds,
+        readings: 10,
+      });
+      extra.streamMemory = readings;
+      const first = readings.find((r) => r.seconds >= streamSeconds / 4) ?? readings[0];
+      const last = readings.at(-1);
+      if (first && last && first.serverMiB !== undefined && last.serverMiB !== undefined) {
+        rows.push({
+          benchmark: `7c. server RSS over a ${streamSeconds} s replay of ${all} at max speed (${last.events} events, ${last.laps} laps)`,
+          contender: `after ${last.seconds} s`,
+          baseline: `after ${first.seconds} s`,
+          value: last.serverMiB,
+          baselineValue: first.serverMiB,
+          unit: 'MiB',
+          ratio: last.serverMiB / first.serverMiB,
+          target: 'flat (reported)',
+          met: undefined,
+          note: `s: events, server / client MiB: ${readings.map((r) => `${r.seconds}: ${r.events}, ${r.serverMiB} / ${r.clientMiB}`).join('; ')}`,
+        });
+      }
+    });
+  }
+}
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg().map((l) => +l.toFixed(1));
@@ -365,6 +467,8 @@ async function main(): Promise<void> {
       });
     }
   }
+
+  if (existsSync(testStore) && (wanted('7a') || wanted('7c'))) await streamBenchmarks();
 
   const machine = {
     date: new Date().toISOString(),

@@ -10,13 +10,18 @@
  *   the server's caches are on (as `mdq serve` has them).
  * - `store <db>`: the mdq server over an existing store, caches off.
  * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
+ * - `replay <db> <from>`: the mdq server over an existing store, replaying its ticks over WebSocket from
+ *   `<from>` at `max` speed.
+ * - `feed <file>`: a bare `ws` server on `/stocks` that answers `auth` and `subscribe` and then sends the
+ *   messages of `<file>` (one JSON message a line, already encoded) as fast as the socket takes them.
  *
  * The mdq server runs as `mdq serve` runs it: on its own thread (`startServerThread`), opening the file
  * read-only itself.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { WebSocketServer } from 'ws';
 import { Store, startServerThread } from '../src/server/index.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../test/reliability/synthetic-store.js';
 import { HEAVY_TICKER, HEAVY_TRADES } from './cache-memory.js';
@@ -68,7 +73,51 @@ async function main(): Promise<() => Promise<void>> {
     process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
     return () => new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  if (!arg) throw new Error('usage: server-process.ts synthetic <db> [from to] | store <db> | bare');
+  if (mode === 'feed' && arg) {
+    const frames = readFileSync(arg, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/stocks' });
+    await new Promise<void>((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (ws) => {
+      ws.send('[{"ev":"status","status":"connected","message":"Connected Successfully"}]');
+      ws.on('message', (data) => {
+        const { action } = JSON.parse(data.toString()) as { action: string };
+        if (action === 'auth') ws.send('[{"ev":"status","status":"auth_success","message":"authenticated"}]');
+        if (action !== 'subscribe') return;
+        ws.send('[{"ev":"status","status":"success","message":"subscribed"}]');
+        // As the replay does: waits for the socket to take the bytes above 1 MiB queued.
+        let i = 0;
+        const pump = () => {
+          while (i < frames.length && ws.readyState === ws.OPEN) {
+            const full = ws.bufferedAmount >= 1 << 20;
+            ws.send(frames[i++] as string, full ? () => pump() : undefined);
+            if (full) return;
+          }
+        };
+        pump();
+      });
+    });
+    const { port } = wss.address() as { port: number };
+    process.stdout.write(`${JSON.stringify({ url: `ws://127.0.0.1:${port}` })}\n`);
+    return () => new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+  if (!arg)
+    throw new Error(
+      'usage: server-process.ts synthetic <db> [from to] | store <db> | replay <db> <from> | feed <file> | bare',
+    );
+  if (mode === 'replay') {
+    const server = await startServerThread({
+      db: arg,
+      port: 0,
+      log: () => {},
+      apiKeys: ['bench-key'],
+      replayFrom: from,
+      replaySpeed: 'max',
+    });
+    process.stdout.write(`${JSON.stringify({ url: server.url.replace(/^http/, 'ws') })}\n`);
+    return () => Promise.race([server.close(), new Promise<void>((resolve) => setTimeout(resolve, 2000))]);
+  }
   if (mode === 'synthetic') await buildSyntheticStore(arg);
   const server = await startServerThread({ db: arg, port: 0, log: () => {}, cache: cache === 'cache' });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);

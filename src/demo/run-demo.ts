@@ -90,7 +90,15 @@ export async function runDemo(ctx: DemoConsole, options: DemoOptions): Promise<v
   }
   let server: ServerThread | undefined;
   try {
-    server = await startServerThread({ db: path, host: '127.0.0.1', port: 0, log: () => {} });
+    // Without a replay start the simulated market streams live; a Lean store replays its latest day of
+    // ticks, as fast as the demo reads (real time from midnight would show nothing for hours).
+    server = await startServerThread({
+      db: path,
+      host: '127.0.0.1',
+      port: 0,
+      log: () => {},
+      ...(data !== undefined && { replaySpeed: 'max' as const }),
+    });
     ctx.out(`local server on ${server.url} (a thread of this process), store ${path}\n`);
     await runWalkthrough(ctx, {
       baseUrl: server.url,
@@ -98,6 +106,7 @@ export async function runDemo(ctx: DemoConsole, options: DemoOptions): Promise<v
       outDir: options.outDir ?? join(tmpdir(), 'mdq-demo'),
       plan,
       strict: data === undefined,
+      live: data === undefined,
     });
     ctx.out(`\n${banner}\ndone: every call above went through the mdq clients to the local server.\n`);
   } finally {

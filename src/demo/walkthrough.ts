@@ -11,9 +11,12 @@ import {
   StocksClient,
 } from '../clients/index.js';
 import { NEW_YORK } from '../dates/time-zone.js';
+import type { StocksEvent } from '../stream/events.js';
+import { StocksStream } from '../stream/index.js';
 import { convertOptionSymbolFormats, OPTION_SYMBOL_FORMATS, parseOptionSymbol } from '../symbols/index.js';
 import { rowsOf } from '../table/rows.js';
 import { table as textTable } from '../table/table.js';
+import { formatTime } from '../table/time-format.js';
 import type { DemoConsole } from './console.js';
 import type { DemoPlan } from './plan.js';
 
@@ -29,6 +32,29 @@ export interface WalkthroughOptions {
   readonly plan: DemoPlan;
   /** Fail on the first error (the simulated market has everything); else note it and go on. */
   readonly strict: boolean;
+  /** Whether the server's stream is the live simulated market (else a replay of stored ticks). */
+  readonly live: boolean;
+}
+
+/** Events the streaming step prints at most, and how long it listens at most. */
+const STREAM_EVENTS = 10;
+const STREAM_SECONDS = 4;
+
+/** One event as a line: its time of day in New York, channel, ticker and what it says. */
+function streamLine(ev: StocksEvent): string {
+  const $ = (x: number) => x.toFixed(2);
+  const what =
+    ev.ev === 'T'
+      ? `${$(ev.p)} × ${ev.s}`
+      : ev.ev === 'Q'
+        ? `bid ${$(ev.bp)} × ${ev.bs}  ask ${$(ev.ap)} × ${ev.as}`
+        : ev.ev === 'A' || ev.ev === 'AM'
+          ? `o ${$(ev.o)}  h ${$(ev.h)}  l ${$(ev.l)}  c ${$(ev.c)}  v ${ev.v}`
+          : '';
+  const ms = ev.ev === 'A' || ev.ev === 'AM' ? ev.s : 't' in ev && typeof ev.t === 'number' ? ev.t : 0;
+  const sym = 'sym' in ev ? ev.sym : '';
+  // The time of day only (the date and zone are the same on every line).
+  return `   ${formatTime(ms, NEW_YORK).slice(11).padEnd(16)}  ${ev.ev.padEnd(2)}  ${sym.padEnd(6)}  ${what}\n`;
 }
 
 const first = <T>(rows: readonly T[], n: number) => rows.slice(0, n);
@@ -239,6 +265,36 @@ export async function runWalkthrough(ctx: DemoConsole, o: WalkthroughOptions): P
         },
       );
     }
+
+    await section(
+      o.live
+        ? 'Streaming: the simulated market live over WebSocket (StocksStream)'
+        : 'Streaming: a replay of the stored ticks over WebSocket (StocksStream)',
+      `mdq stream stocks T.${plan.stock} Q.${plan.stock} A.${plan.stock} --limit ${STREAM_EVENTS} --stream-url ${o.baseUrl.replace(/^http/, 'ws')}`,
+      async () => {
+        const stream = StocksStream(undefined, { baseUrl: o.baseUrl.replace(/^http/, 'ws') });
+        // Stops after a few seconds even when the ticker has no ticks to send.
+        const timer = setTimeout(() => stream.close(), STREAM_SECONDS * 1000);
+        const started = performance.now();
+        let n = 0;
+        try {
+          stream.subscribe(`T.${plan.stock}`, `Q.${plan.stock}`, `A.${plan.stock}`);
+          for await (const ev of stream) {
+            ctx.out(streamLine(ev));
+            if (++n === STREAM_EVENTS) break;
+          }
+        } finally {
+          clearTimeout(timer);
+          stream.close();
+        }
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        ctx.out(
+          n > 0
+            ? `   ${n} events in ${seconds} s, then the stream closed cleanly\n`
+            : `   no events in ${seconds} s (no trades or quotes of ${plan.stock} stored), then the stream closed cleanly\n`,
+        );
+      },
+    );
 
     await section(
       'A candlestick chart with volume, in the terminal and as pictures',

@@ -24,7 +24,7 @@ test('mdq demo walks through every step over the simulated market and exits 0', 
   const out = r.stdout;
   assert.match(out.split('\n')[0] as string, /^mdq demo — SIMULATED MARKET/);
   const sections = out.split('\n').filter((l) => /^── \d+\. /.test(l));
-  assert.equal(sections.length, 8);
+  assert.equal(sections.length, 9);
   for (const s of sections) assert.ok(s.endsWith('[SIMULATED market data]'), `labelled: ${s}`);
   for (const step of [
     'Bars of a custom window',
@@ -34,6 +34,7 @@ test('mdq demo walks through every step over the simulated market and exits 0', 
     'option symbol in every format',
     'currency conversion',
     'crypto around the clock',
+    'the simulated market live over WebSocket',
     'candlestick chart',
   ]) {
     assert.ok(out.includes(step), step);
@@ -47,6 +48,12 @@ test('mdq demo walks through every step over the simulated market and exits 0', 
   for (const f of ['polygon', 'tradier', 'occ', 'tda', 'tos', 'ibkr', 'trade_station'])
     assert.match(out, new RegExp(` ${f}\\b`));
   assert.match(out, /100 EUR = [\d.]+ USD/);
+  // A few seconds of the live stream: trades, quotes and per-second aggregates of the stock, then closed.
+  const streamed = out
+    .split('\n')
+    .filter((l) => /^ {3}\d{2}:\d{2}:\d{2}(\.\d{3})? [A-Z]+\s+(T|Q|A)\s+SIM[A-Z]\s/.test(l));
+  assert.ok(streamed.length >= 3, `streamed events:\n${out}`);
+  assert.match(out, /\n {3}\d+ events in [\d.]+ s, then the stream closed cleanly\n/);
   const svg = readFileSync(join(dir, 'chart.svg'), 'utf8');
   assert.match(svg, /SIMULATED market data/);
   assert.equal(readFileSync(join(dir, 'chart.png')).subarray(1, 4).toString('latin1'), 'PNG');
@@ -95,6 +102,12 @@ test('mdq demo --data runs the same walk-through over real Lean files', async (t
     /\$ mdq stocks get-aggregate-bars SPY 2013-10-07 2013-10-09 --timespan minute --full-range/,
   );
   assert.match(r.stdout, /[\d,]+ minute bars over 3 trading days/);
+  // The stream replays the store's ticks; these files hold only minute bars, so it says so and closes.
+  assert.match(r.stdout, /Streaming: a replay of the stored ticks over WebSocket/);
+  assert.match(
+    r.stdout,
+    /\n {3}no events in [\d.]+ s \(no trades or quotes of SPY stored\), then the stream closed cleanly\n/,
+  );
 });
 
 test('the demo depends on nothing of the command line: it writes through the console its host gives it', () => {

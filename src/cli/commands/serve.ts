@@ -45,7 +45,7 @@ export const serveCommand: CommandDef = {
       name: 'replay-from',
       type: 'unix ms|ISO time|YYYY-MM-DD',
       default: "the market's latest day of ticks",
-      doc: 'Where the WebSocket replay of stored ticks starts.',
+      doc: 'Where the WebSocket replay of stored ticks starts (without it, the simulated market streams live).',
     },
     {
       name: 'replay-speed',

@@ -2,21 +2,27 @@ import type WebSocket from 'ws';
 import { STREAM_CHANNELS, type StreamMarket, splitChannel } from '../../stream/channels.js';
 import { Aggregator } from './aggregator.js';
 import type { Feed } from './feeds.js';
-import { type TickerFilter, type TickKey, type TickSource, tickKey } from './tick-source.js';
+import { type TickerFilter, type TickKey, type TickReader, tickKey } from './tick-source.js';
 
 /** How fast a replay runs: a multiple of real time, or as fast as the client reads. */
 export type ReplaySpeed = number | 'max';
+
+/** What a session sends: ticks of `source` from `fromNs` on, at `speed`. */
+export interface ReplayPlan {
+  source: TickReader;
+  /** Unix ns. */
+  fromNs: bigint;
+  speed: ReplaySpeed;
+}
 
 /** What every session of one server shares. */
 export interface SessionOptions {
   market: StreamMarket;
   feed: Feed;
-  source: TickSource;
   /** Whether a key is accepted. */
   accepts(key: string): boolean;
-  /** Where the replay starts (Unix ns); resolved when the first channel is subscribed. */
-  replayFrom(): Promise<bigint>;
-  speed: ReplaySpeed;
+  /** What the session sends; resolved when the first channel is subscribed. */
+  plan(): Promise<ReplayPlan>;
   log(line: string): void;
 }
 
@@ -31,9 +37,9 @@ const status = (s: string, message: string) => ({ ev: 'status', status: s, messa
 
 /**
  * One client connection: the service's protocol (status `connected`, then `auth`, then `subscribe` and
- * `unsubscribe` with comma-separated channels, each acknowledged) and its own replay of the stored
- * ticks, which starts at the replay start when the first channel is subscribed and runs in
- * (time, trades before quotes, ticker, sequence) order across the subscribed tickers.
+ * `unsubscribe` with comma-separated channels, each acknowledged) and its own replay of the ticks of
+ * its plan (stored, or the live simulated market), which starts when the first channel is subscribed
+ * and runs in (time, trades before quotes, ticker, sequence) order across the subscribed tickers.
  */
 export class StreamSession {
   private authed = false;
@@ -180,8 +186,8 @@ export class StreamSession {
   }
 
   private async replay(): Promise<void> {
-    const { feed, source, speed } = this.o;
-    const fromNs = await this.o.replayFrom();
+    const { feed } = this.o;
+    const { source, fromNs, speed } = await this.o.plan();
     const startWall = Date.now();
     const aggregator = new Aggregator(feed);
     let after: TickKey | undefined;

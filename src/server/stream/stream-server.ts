@@ -6,7 +6,8 @@ import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
 import { STREAM_MARKETS, type StreamMarket } from '../../stream/channels.js';
 import type { Store } from '../store/store.js';
 import { FEEDS } from './feeds.js';
-import { type ReplaySpeed, StreamSession } from './session.js';
+import { isSimulatedStore, LiveSource } from './live-source.js';
+import { type ReplayPlan, type ReplaySpeed, StreamSession } from './session.js';
 import { TickSource } from './tick-source.js';
 
 /** Options of {@link attachStreamServer}. */
@@ -17,6 +18,7 @@ export interface StreamServerOptions {
   apiKeys: readonly string[];
   /**
    * Where every replay starts: Unix ms, an ISO timestamp, or `YYYY-MM-DD` (midnight in New York).
+   * Without it, a store of the simulated market streams live (ticks generated now, in real time).
    * @default the start (New York midnight) of the market's latest day of stored ticks
    */
   replayFrom?: number | string | undefined;
@@ -68,7 +70,8 @@ const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest(
 
 /**
  * The streaming side of the server: once attached, answers WebSocket upgrades on `/stocks`, `/options`,
- * `/forex`, `/crypto` and `/indices` with the streaming protocol, replaying the stored ticks; any other
+ * `/forex`, `/crypto` and `/indices` with the streaming protocol, replaying the stored ticks (or, over
+ * the simulated market without a replay start, streaming it live); any other
  * upgrade is refused with 404. The key is checked as the REST routes check it.
  *
  * @throws Error for a bad `replayFrom` or `replaySpeed`, before anything listens.
@@ -96,7 +99,10 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     }
     return s;
   };
-  const replayFrom = (market: StreamMarket) => () => {
+  // Checked once, at the first subscription: the simulated market without a replay start streams live.
+  let live: Promise<boolean> | undefined;
+  const lives = new Map<StreamMarket, LiveSource>();
+  const replayFrom = (market: StreamMarket) => {
     if (from !== undefined) return Promise.resolve(from);
     let start = starts.get(market);
     if (!start) {
@@ -110,6 +116,19 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     }
     return start;
   };
+  const plan = (market: StreamMarket) => async (): Promise<ReplayPlan> => {
+    // A store that cannot say (no meta table) is not the simulated market.
+    live ??= from === undefined ? isSimulatedStore(options.store).catch(() => false) : Promise.resolve(false);
+    if (await live) {
+      let source = lives.get(market);
+      if (!source) {
+        source = new LiveSource(options.store, market);
+        lives.set(market, source);
+      }
+      return { source, fromNs: BigInt(Date.now()) * 1_000_000n, speed: 1 };
+    }
+    return { source: sourceOf(market), fromNs: await replayFrom(market), speed };
+  };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '').slice(1) ?? '';
     const market = STREAM_MARKETS.find((m) => m === path);
@@ -121,10 +140,8 @@ export function streamServer(options: StreamServerOptions): StreamServer {
       const session = new StreamSession(ws, {
         market,
         feed: FEEDS[market],
-        source: sourceOf(market),
         accepts,
-        replayFrom: replayFrom(market),
-        speed,
+        plan: plan(market),
         log: options.log,
       });
       sessions.add(session);

@@ -24,7 +24,7 @@ export interface TickerFilter {
 }
 
 /** How a market's tickers look in the store (the wildcard's predicate). */
-const MARKET_TICKERS: Record<StreamMarket, string> = {
+export const MARKET_TICKERS: Record<StreamMarket, string> = {
   stocks: "ticker NOT LIKE '%:%'",
   options: "ticker LIKE 'O:%'",
   forex: "ticker LIKE 'C:%'",
@@ -45,11 +45,28 @@ export function tickKey(t: Tick): TickKey {
   return { ts: t.sip_timestamp, kind: t.kind, ticker: t.ticker, seq: t.sequence_number };
 }
 
+/** Where a session's ticks come from: the store ({@link TickSource}) or the live simulated market. */
+export interface TickReader {
+  /**
+   * Up to about `limit` ticks after `after` (or at or after `fromNs`), in replay order, of the tickers
+   * of each filter. An empty result means nothing further will come for these filters.
+   */
+  next(
+    trades: TickerFilter | undefined,
+    quotes: TickerFilter | undefined,
+    fromNs: bigint,
+    after: TickKey | undefined,
+    limit: number,
+  ): Promise<Tick[]>;
+  /** What precedes the trade `key` of `ticker` in its day and open windows (for the aggregates). */
+  tradesBefore(ticker: string, key: TickKey, bounds: HistoryBounds): Promise<TradesBefore>;
+}
+
 /**
  * Reads the stored trades and quotes of a market in replay order, a batch at a time: the ticks after
  * `after` (or from `fromNs` on), of the tickers of each filter, merged across both tables.
  */
-export class TickSource {
+export class TickSource implements TickReader {
   constructor(
     private readonly store: Store,
     readonly market: StreamMarket,
