@@ -183,11 +183,7 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closing.abort(
-      new APIConnectionError(
-        'The client was closed while this request waited for its turn in the rate limit',
-      ),
-    );
+    this.#closing.abort();
     await this.#pool.close();
   }
 
@@ -207,7 +203,14 @@ export class Transport {
   #waitTurn(limiter: RateLimiter, signal: AbortSignal | undefined): Promise<() => void> {
     const closing = this.#closing.signal;
     return limiter.acquire(signal ? AbortSignal.any([signal, closing]) : closing).catch((reason) => {
-      throw signal?.aborted ? abortError(signal) : reason;
+      if (signal?.aborted) throw abortError(signal);
+      // One error per request: the caller's handling (attempts, message) must not touch another's.
+      if (closing.aborted) {
+        throw new APIConnectionError(
+          'The client was closed while this request waited for its turn in the rate limit',
+        );
+      }
+      throw reason;
     });
   }
 

@@ -275,10 +275,12 @@ describe('a request waiting for its turn (manual clock)', () => {
       const other = staying.getTradesV3('AAPL').then((r) => r);
       await untilQueued(limiter, 3);
       await closing.close();
-      for (const e of await Promise.all(queued)) {
+      const errors = await Promise.all(queued);
+      for (const e of errors) {
         assert.ok(e instanceof APIConnectionError, String(e));
         assert.match(e.message, /closed while this request waited for its turn in the rate limit/);
       }
+      assert.notEqual(errors[0], errors[1], 'each request has an error of its own');
       assert.equal(limiter.queued, 1);
       clock.advance(60_000);
       await other;
