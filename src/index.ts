@@ -22,6 +22,13 @@ export * from './core/errors.js';
 export { parseJson, stringifyJson } from './core/json.js';
 export type { DateInput, OperationSpec, ParamSpec, ParamType } from './core/operation.js';
 export { PagePromise } from './core/page-promise.js';
+export {
+  isRateLimiter,
+  type RateLimitClock,
+  RateLimiter,
+  type RateLimiterOptions,
+  type RateLimitSpec,
+} from './core/rate-limit.js';
 export type { SyncRawResponse } from './core/sync/bridge.js';
 export { VERSION } from './core/version.js';
 export * from './dates/index.js';

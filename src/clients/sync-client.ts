@@ -4,6 +4,7 @@ import { resolveClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
 import type { FullRangeBar } from '../core/full-range.js';
 import { pageItems, pageLink } from '../core/pages.js';
+import { isRateLimiter } from '../core/rate-limit.js';
 import { SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
 
 /** A value as the synchronous client returns it: responses become plain objects. */
@@ -80,6 +81,14 @@ export function createSyncClient<C extends BaseClient>(
 ): SyncOf<C> {
   // Validate on the calling thread: a missing key or bad option is an error here, not in the worker.
   const resolved = resolveClientOptions(apiKey, options);
+  if (isRateLimiter(options.rateLimit)) {
+    // The worker thread could only receive a copy of it, which would limit nothing in common.
+    throw new InvalidParameterError(
+      'rateLimit',
+      `RateLimiter { requests: ${options.rateLimit.requests}, per: ${options.rateLimit.per} }`,
+      'a synchronous client runs in a thread of its own and takes { requests, per } (a limit of its own); share a RateLimiter among async clients (useAsync: true)',
+    );
+  }
   const { logger: _logger, ...rest } = options;
   const logger = resolved.logger;
   // Functions among the arguments (onProgress) run on this thread while it waits, and so does the log

@@ -1,5 +1,6 @@
 import { InvalidParameterError, MissingApiKeyError } from './errors.js';
 import { isLoopbackUrl } from './loopback.js';
+import { type RateLimiter, type RateLimitSpec, rateLimitOption } from './rate-limit.js';
 
 /** The service every client talks to unless told otherwise. */
 export const DEFAULT_BASE_URL = 'https://api.massive.com';
@@ -74,6 +75,16 @@ export interface ClientOptions {
    * @default {}
    */
   headers?: Record<string, string>;
+  /**
+   * Spaces this client's requests so that no window of `per` seconds holds more than `requests` of them
+   * (`{ requests: 5, per: 60 }` is the free plan); the others wait their turn, in order, instead of
+   * failing with 429. Every request counts: each page followed, each full-range chunk (the limit holds
+   * across the parallel workers) and each retry. A `RateLimiter` instead shares one limit among several
+   * async clients (clients using one key share the service's limit); a synchronous client takes only
+   * `{ requests, per }`, as it runs in a thread of its own. `null` for no limit.
+   * @default null
+   */
+  rateLimit?: RateLimitSpec | RateLimiter | null;
 }
 
 /** Something with the methods of `console` that a logger may have; `console` itself is one. */
@@ -114,6 +125,8 @@ export interface ResolvedClientOptions {
   /** The `logger` option as a function of the line and its level; `undefined` when none is set. */
   logger: LogSink | undefined;
   headers: Record<string, string>;
+  /** The limiter every request of the client passes, or `null` for none. */
+  rateLimit: RateLimiter | null;
 }
 
 /**
@@ -146,6 +159,7 @@ export function resolveClientOptions(
     maxRetries: maxRetriesOption(options.maxRetries),
     logger: loggerOption(options.logger),
     headers: headersOption(options.headers),
+    rateLimit: rateLimitOption(options.rateLimit),
   };
 }
 

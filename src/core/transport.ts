@@ -17,6 +17,7 @@ import {
 import { maskKey, maskKeyDeep } from './mask-key.js';
 import { onAbort } from './on-abort.js';
 import { ConnectionSlots } from './pool.js';
+import type { RateLimiter } from './rate-limit.js';
 import { isRetryableError, isRetryableStatus, retryDelay } from './retry.js';
 import { parseRetryAfter } from './retry-after.js';
 import { VERSION } from './version.js';
@@ -65,6 +66,11 @@ export const MAX_REDIRECTS = 5;
  *   `poolTimeout` for a slot → `PoolTimeout`. It is not retried: the pool is full of this client's own
  *   requests, so waiting again would only double the caller's wait.
  *
+ * With `rateLimit`, every attempt (a page, a chunk, a retry, a redirect) first waits for its turn in the
+ * limiter, without a time limit (the wait for a connection slot, and `poolTimeout`, start after it) and
+ * holds it until its response has ended. The caller's signal removes a waiting request from the queue;
+ * `close()` fails the requests this transport still has queued.
+ *
  * undici runs the connect and read timers on a coarse clock (ticks of about half a second), so those two
  * fire up to about a second after the configured time; the write and pool timers are exact.
  *
@@ -80,6 +86,9 @@ export class Transport {
   readonly #headers: Record<string, string>;
   readonly #slots: ConnectionSlots | undefined;
   readonly #maxKeepalive: number | null;
+  readonly #rateLimit: RateLimiter | null;
+  /** Aborted by `close()`: takes this transport's waiting requests out of a (possibly shared) limiter. */
+  readonly #closing = new AbortController();
   #inFlight = 0;
   #closed = false;
 
@@ -96,6 +105,7 @@ export class Transport {
       ...(options.apiKey !== '' && { authorization: `Bearer ${options.apiKey}` }),
     };
     this.#maxKeepalive = options.maxKeepalive;
+    this.#rateLimit = options.rateLimit;
     this.#slots =
       options.maxConnections === null
         ? undefined
@@ -173,11 +183,38 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort();
     await this.#pool.close();
   }
 
-  /** One attempt: waits for a connection slot (if limited), then sends. */
+  /** One attempt: waits for its turn in the rate limit and for a connection slot (if limited), then sends. */
   #send(path: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    const limiter = this.#rateLimit;
+    if (limiter === null) return this.#sendNow(path, signal);
+    return this.#waitTurn(limiter, signal).then(async (release) => {
+      try {
+        return await this.#sendNow(path, signal);
+      } finally {
+        release();
+      }
+    });
+  }
+
+  #waitTurn(limiter: RateLimiter, signal: AbortSignal | undefined): Promise<() => void> {
+    const closing = this.#closing.signal;
+    return limiter.acquire(signal ? AbortSignal.any([signal, closing]) : closing).catch((reason) => {
+      if (signal?.aborted) throw abortError(signal);
+      // One error per request: the caller's handling (attempts, message) must not touch another's.
+      if (closing.aborted) {
+        throw new APIConnectionError(
+          'The client was closed while this request waited for its turn in the rate limit',
+        );
+      }
+      throw reason;
+    });
+  }
+
+  #sendNow(path: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const slots = this.#slots;
     if (slots === undefined) return this.#dispatch(path, signal, undefined);
     if (slots.tryAcquire()) return this.#dispatch(path, signal, slots);

@@ -49,6 +49,7 @@ describe('resolveClientOptions', () => {
         maxRetries: 3,
         logger: undefined,
         headers: {},
+        rateLimit: null,
       },
     );
   });

@@ -18,6 +18,7 @@ const server = createServer((req, res) => {
     path: (req.url ?? '/').split('?')[0] as string,
     query: [...url.searchParams.entries()],
     headers: req.headers,
+    at: performance.timeOrigin + performance.now(),
   };
   requests.push(seen);
   const answer = (handlers[handler] ?? handlers.fixed)!(seen, origin, config);

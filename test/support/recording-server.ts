@@ -10,6 +10,8 @@ export interface SeenRequest {
   /** Query parameters in the order sent. */
   query: [string, string][];
   headers: IncomingHttpHeaders;
+  /** Arrival time in milliseconds: `performance.timeOrigin + performance.now()` on the server's thread. */
+  at: number;
 }
 
 /**
