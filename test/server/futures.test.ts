@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { restClient } from '@massive.com/client-js';
 import { unzipSync } from 'fflate';
+import { FuturesClient } from '../../src/clients/futures.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { ingestLean } from '../../src/server/ingest/lean.js';
 import { Store } from '../../src/server/store/store.js';
@@ -282,5 +283,39 @@ describe('futures in the local server', () => {
     assert.ok(contracts.results.every((r: any) => r.product_code === 'GC'));
     const products = (await api.getFuturesV1Products({ productCode: 'ES' })) as any;
     assert.equal(products.results[0].name, 'E-mini S&P 500 Futures');
+  });
+
+  test("mdq's FuturesClient reaches the same answers on the older vX paths, every page merged", async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    const v1 = FuturesClient(undefined, { useAsync: true, baseUrl: server?.url });
+    const vx = FuturesClient(undefined, { useAsync: true, baseUrl: server?.url, version: 'vX' });
+    t.after(async () => {
+      await v1.close();
+      await vx.close();
+    });
+    const query = { resolution: '1hour', windowStartGte: '2013-10-07', windowStartLt: '2013-10-09' } as const;
+    const a = (await v1.getAggregates('ESZ3', { ...query, limit: 1000 })) as any;
+    const b = (await vx.getAggregates('ESZ3', { ...query, limit: 7, allPages: true })) as any;
+    assert.ok(a.results.length > 7);
+    assert.deepEqual(b.results, a.results);
+    const trades = (await vx.getTrades('GCZ3', { limit: 3 })) as any;
+    assert.equal(trades.results.length, 3);
+    const quotes = (await vx.getQuotes('GCZ3')) as any;
+    assert.deepEqual(quotes.results, []);
+    const contracts = (await vx.getContracts({
+      productCode: 'ES',
+      date: '2013-10-08',
+      limit: 2,
+      allPages: true,
+    })) as any;
+    assert.deepEqual(
+      contracts.results.map((c: any) => c.ticker),
+      ['ESH0', 'ESH4', 'ESM0', 'ESM4', 'ESU0', 'ESU4', 'ESZ3', 'ESZ4'],
+    );
+    const products = (await vx.getProducts({ sector: 'precious' })) as any;
+    assert.deepEqual(
+      products.results.map((p: any) => p.product_code),
+      ['GC'],
+    );
   });
 });

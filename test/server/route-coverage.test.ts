@@ -81,6 +81,12 @@ const NOT_SERVED = new Set([
   'futures.getSnapshot',
 ]);
 
+/**
+ * Routes the official client has no method for: the older futures path generation (`/futures/vX/...`),
+ * which mdq's own `FuturesClient` with `version: 'vX'` reaches in futures.test.ts.
+ */
+const NO_OFFICIAL_METHOD = /^\/futures\/vX\//;
+
 describe('route coverage', () => {
   test('every operation the clients declare has a route', async () => {
     const routes = new Set(await appRoutes());
@@ -265,6 +271,11 @@ describe('route coverage', () => {
       () => api.getIndicesSnapshot({ tickerAnyOf: 'I:SPX' }),
       () => api.getOptionsChain({ underlyingAsset: 'SPY', limit: 2 }),
       () => api.getOptionContract({ underlyingAsset: 'SPY', optionContract: 'O:SPY230901C00430000' }),
+      () => api.aggregatesV1({ ticker: 'ESZ3', resolution: '1session', limit: 2 }),
+      () => api.getFuturesV1TradesTicker({ ticker: 'GCZ3', limit: 2 }),
+      () => api.getFuturesV1QuotesTicker({ ticker: 'GCZ3', limit: 2 }),
+      () => api.getFuturesV1Contracts({ productCode: 'ES' }),
+      () => api.getFuturesV1Products({}),
     ];
     for (const call of calls) {
       await call().catch((e: Error) => {
@@ -282,7 +293,7 @@ describe('route coverage', () => {
       if (res.status === 200) hit.add(await res.text());
     }
     assert.deepEqual(
-      routes.filter((r) => !hit.has(r)),
+      routes.filter((r) => !hit.has(r) && !NO_OFFICIAL_METHOD.test(r)),
       [],
       'routes no official client call reached',
     );
