@@ -13,6 +13,7 @@ import { unzipSync } from 'fflate';
 import { FuturesClient } from '../../src/clients/futures.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { ingestLean } from '../../src/server/ingest/lean.js';
+import { marketStateAt } from '../../src/server/market/futures.js';
 import { Store } from '../../src/server/store/store.js';
 import { hasShared, sharedDir } from '../support/shared.js';
 
@@ -287,8 +288,8 @@ describe('futures in the local server', () => {
 
   test("mdq's FuturesClient reaches the same answers on the older vX paths, every page merged", async (t) => {
     if (skip || !hasShared(t, futuresRoot)) return;
-    const v1 = FuturesClient(undefined, { useAsync: true, baseUrl: server?.url });
-    const vx = FuturesClient(undefined, { useAsync: true, baseUrl: server?.url, version: 'vX' });
+    const v1 = FuturesClient(undefined, { useAsync: true, baseUrl: server?.url as string });
+    const vx = FuturesClient(undefined, { useAsync: true, baseUrl: server?.url as string, version: 'vX' });
     t.after(async () => {
       await v1.close();
       await vx.close();
@@ -317,5 +318,76 @@ describe('futures in the local server', () => {
       products.results.map((p: any) => p.product_code),
       ['GC'],
     );
+  });
+
+  test('schedules and market status follow the Globex session rule (18:00 New York the evening before to 17:00)', async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    const { body } = await get(
+      '/futures/v1/schedules?product_code=GC&session_end_date.gte=2013-10-04&session_end_date.lte=2013-10-07&limit=100&sort=timestamp.asc',
+    );
+    assert.deepEqual(
+      body.results.map((r: any) => [r.session_end_date, r.event, r.timestamp, r.trading_venue]),
+      [
+        ['2013-10-04', 'open', '2013-10-03T22:00:00+00:00', 'XCEC'],
+        ['2013-10-04', 'close', '2013-10-04T21:00:00+00:00', 'XCEC'],
+        // Monday's session opens on Sunday evening; no session ends on a weekend.
+        ['2013-10-07', 'open', '2013-10-06T22:00:00+00:00', 'XCEC'],
+        ['2013-10-07', 'close', '2013-10-07T21:00:00+00:00', 'XCEC'],
+      ],
+    );
+    // In winter New York is UTC-5: the session opens at 23:00 UTC.
+    const winter = await get('/futures/vX/schedules?product_code=ES&session_end_date=2013-12-20');
+    assert.deepEqual(
+      winter.body.results.map((r: any) => r.timestamp),
+      ['2013-12-19T23:00:00+00:00', '2013-12-20T22:00:00+00:00'],
+    );
+    assert.deepEqual(marketStateAt(Date.UTC(2013, 9, 5, 12)), {
+      market_event: 'closed',
+      session_end_date: '2013-10-07',
+      at: Date.UTC(2013, 9, 4, 21),
+    });
+    assert.deepEqual(marketStateAt(Date.UTC(2013, 9, 8, 21, 30)), {
+      market_event: 'closed',
+      session_end_date: '2013-10-09',
+      at: Date.UTC(2013, 9, 8, 21),
+    });
+    const status = await get('/futures/v1/market-status?product_code.any_of=ES,GC');
+    assert.deepEqual(
+      status.body.results.map((r: any) => [r.product_code, r.market_event]),
+      [
+        ['ES', 'open'],
+        ['GC', 'open'],
+      ],
+    );
+  });
+
+  test("the snapshot holds only what was stored up to the server's now", async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    const now = Date.UTC(2013, 9, 8, 15);
+    const at = await startServer({ db, port: 0, log: () => {}, now: new Date(now).toISOString() });
+    t.after(() => at.close());
+    const res = await fetch(`${at.url}/futures/v1/snapshot?ticker=GCZ3`);
+    const [snap] = ((await res.json()) as any).results;
+    const ticks = rawEntries('future/comex/tick/gc/20131008_trade.zip', 'GC').get('GCZ3') as string[][];
+    const last = ticks.filter((r) => utcMs('20131008', Number(r[0])) <= now).at(-1) as string[];
+    assert.deepEqual(snap.last_trade, {
+      last_updated: utcMs('20131008', Number(last[0])) * 1e6,
+      price: Number(last[1]),
+      size: Number(last[2]),
+    });
+    // The session so far: minute bars from 22:00 UTC on the 7th to now.
+    const minutes = ['20131007', '20131008'].flatMap((d) =>
+      (rawEntries(`future/comex/minute/gc/${d}_trade.zip`, 'GC').get('GCZ3') as string[][])
+        .map((r) => [utcMs(d, Number(r[0])), ...r.slice(1, 6).map(Number)] as number[])
+        .filter(([ms]) => (ms as number) >= Date.UTC(2013, 9, 7, 22) && (ms as number) + 60_000 <= now),
+    );
+    assert.deepEqual(snap.session, {
+      close: minutes.at(-1)?.[4],
+      high: Math.max(...minutes.map((m) => m[2] as number)),
+      low: Math.min(...minutes.map((m) => m[3] as number)),
+      open: minutes[0]?.[1],
+      volume: minutes.reduce((a, m) => a + (m[5] as number), 0),
+    });
+    assert.equal(snap.details.settlement_date, Date.UTC(2013, 11, 27) * 1e6);
   });
 });

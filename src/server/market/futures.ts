@@ -295,3 +295,121 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
 export function utcDayStart(date: string): number {
   return startOfDay(date, 'UTC');
 }
+
+/** The trading dates (weekdays: exchange holidays are not applied) from `from` to `to`, inclusive. */
+export function tradingDates(from: string, to: string): string[] {
+  const out: string[] = [];
+  const d = new Date(`${from}T00:00:00Z`);
+  for (; d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) {
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/** The session events of a trading date: `open` at 18:00 New York the evening before, `close` at 17:00. */
+export function sessionEvents(date: string): [{ event: 'open'; ms: number }, { event: 'close'; ms: number }] {
+  // The evening before is a calendar day: Monday's session opens on Sunday.
+  const { start: open, end } = sessionBoundsMs(date);
+  return [
+    { event: 'open', ms: open },
+    { event: 'close', ms: end },
+  ];
+}
+
+/**
+ * The market state at `ms`: `open` within a session (timestamp its open), else `closed` (timestamp the
+ * last close), with the trading date of the session in progress or next.
+ */
+export function marketStateAt(ms: number): {
+  market_event: 'open' | 'closed';
+  session_end_date: string;
+  at: number;
+} {
+  let date = sessionEndDate(ms);
+  // A Saturday or Sunday instant belongs to Monday's session, which opens Sunday 18:00.
+  while ([0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay())) {
+    const d = new Date(`${date}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + 1);
+    date = d.toISOString().slice(0, 10);
+  }
+  const [open, close] = sessionEvents(date);
+  const step = (from: string, days: number) => {
+    const d = new Date(`${from}T00:00:00Z`);
+    do d.setUTCDate(d.getUTCDate() + days);
+    while (d.getUTCDay() === 0 || d.getUTCDay() === 6);
+    return d.toISOString().slice(0, 10);
+  };
+  // Between 17:00 and 18:00 New York the day's session is over and the next one not yet open.
+  if (ms >= close.ms) return { market_event: 'closed', session_end_date: step(date, 1), at: close.ms };
+  if (ms >= open.ms) return { market_event: 'open', session_end_date: date, at: open.ms };
+  return { market_event: 'closed', session_end_date: date, at: sessionEvents(step(date, -1))[1].ms };
+}
+
+/** The first and last trading dates with futures data in the store, if any. */
+export async function futuresDataDates(store: Store): Promise<{ from: string; to: string } | undefined> {
+  const codes = FUTURES_PRODUCTS.map((p) => p.product_code).join('|');
+  const pattern = `^(${codes})[${FUTURES_MONTH_CODES.join('')}][0-9]$`;
+  const [r] = await store.all<{ lo: bigint | null; hi: bigint | null }>(
+    `SELECT min(t) AS lo, max(t) AS hi FROM bars WHERE regexp_matches(ticker, ?) AND resolution <> 'day'`,
+    [pattern],
+  );
+  if (!r || r.lo === null || r.hi === null) return undefined;
+  return { from: sessionEndDate(Number(r.lo)), to: sessionEndDate(Number(r.hi)) };
+}
+
+/** What the snapshot of a contract holds at an instant, from the stored data up to it. */
+export interface FuturesSnapshotData {
+  lastTrade?: { price: number; size: number; ns: bigint };
+  lastMinute?: { o: number; h: number; l: number; c: number; v: number; t: number };
+  session?: { o: number; h: number; l: number; c: number; v: number; date: string };
+  openInterest?: number;
+}
+
+/**
+ * The latest trade, minute bar, session so far and open interest of a contract, as of `ms`: nothing
+ * stamped after `ms` is read.
+ */
+export async function futuresSnapshotData(
+  store: Store,
+  ticker: string,
+  ms: number,
+): Promise<FuturesSnapshotData> {
+  const ns = BigInt(ms) * 1_000_000n;
+  const [trade] = await store.all<{ price: number; size: number; ns: bigint }>(
+    `SELECT price, size, sip_timestamp AS ns FROM trades WHERE ticker = $1 AND sip_timestamp <= $2
+     ORDER BY sip_timestamp DESC, sequence_number DESC LIMIT 1`,
+    [ticker, ns],
+  );
+  const [minute] = await store.all<{ o: number; h: number; l: number; c: number; v: number; t: bigint }>(
+    `SELECT o, h, l, c, v, t FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t + 60000 <= $2
+     ORDER BY t DESC LIMIT 1`,
+    [ticker, BigInt(ms)],
+  );
+  // The session in progress: its minute bars up to `ms`; once it has closed, its daily bar (which
+  // starts at UTC midnight of its trading date) when there are no minute bars.
+  const date = sessionEndDate(ms);
+  const { start, end } = sessionBoundsMs(date);
+  const [part] = await store.all<{ o: number; h: number; l: number; c: number; v: number; n: bigint }>(
+    `SELECT arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c, sum(v) AS v, count(*) AS n
+     FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t >= $2 AND t + 60000 <= $3`,
+    [ticker, BigInt(start), BigInt(Math.min(ms, end))],
+  );
+  let day: { o: number; h: number; l: number; c: number; v: number } | undefined;
+  if (part && Number(part.n) > 0) day = part;
+  else if (ms >= end) {
+    [day] = await store.all<{ o: number; h: number; l: number; c: number; v: number }>(
+      `SELECT o, h, l, c, v FROM bars WHERE ticker = $1 AND resolution = 'day' AND t = $2`,
+      [ticker, BigInt(utcDayStart(date))],
+    );
+  }
+  const [oi] = await store.all<{ open_interest: number }>(
+    'SELECT open_interest FROM open_interest WHERE ticker = $1 AND t <= $2 ORDER BY t DESC LIMIT 1',
+    [ticker, BigInt(ms)],
+  );
+  return {
+    ...(trade && { lastTrade: { price: trade.price, size: trade.size, ns: BigInt(trade.ns) } }),
+    ...(minute && { lastMinute: { ...minute, t: Number(minute.t) } }),
+    ...(day && { session: { o: day.o, h: day.h, l: day.l, c: day.c, v: day.v, date } }),
+    ...(oi && { openInterest: oi.open_interest }),
+  };
+}

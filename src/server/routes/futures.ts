@@ -9,11 +9,16 @@ import { type AppEnv, badRequest, sendJson } from '../http.js';
 import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
 import {
   FUTURES_PRODUCTS,
+  futuresDataDates,
+  futuresSnapshotData,
   futuresWindow,
+  marketStateAt,
   queryFuturesAggs,
   sessionBoundsMs,
   sessionEndDate,
+  sessionEvents,
   storedFuturesContracts,
+  tradingDates,
   utcDayStart,
 } from '../market/futures.js';
 import { queryTicks } from '../market/ticks.js';
@@ -21,9 +26,9 @@ import { parseRequest, routePattern, timestampBounds } from '../validate.js';
 
 /**
  * Futures (both path generations, `v1` and `vX`): aggregates from the stored bars, trades from the
- * stored ticks, quotes (none: the store holds no futures tick quotes), contracts and products from the
- * exchange's rules (`market/futures.ts`). Schedules, market status, exchanges and the snapshot are not
- * served yet.
+ * stored ticks, quotes (none: the store holds no futures tick quotes), contracts, products, schedules
+ * and market status from the exchange's rules (`market/futures.ts`), the snapshot from the stored data
+ * up to the server's "now". Exchanges are not served yet.
  */
 export function futuresRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   for (const version of ['v1', 'vX'] as const) {
@@ -33,6 +38,9 @@ export function futuresRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     app.get(routePattern(ops.getQuotes), (c) => ticks(c, ctx, ops.getQuotes, 'quotes'));
     app.get(routePattern(ops.getContracts), (c) => contracts(c, ctx, ops.getContracts));
     app.get(routePattern(ops.getProducts), (c) => products(c, ctx, ops.getProducts));
+    app.get(routePattern(ops.getSchedules), (c) => schedules(c, ctx, ops.getSchedules));
+    app.get(routePattern(ops.getMarketStatus), (c) => marketStatus(c, ctx, ops.getMarketStatus));
+    app.get(routePattern(ops.getSnapshot), (c) => snapshot(c, ctx, ops.getSnapshot));
   }
 }
 
@@ -317,6 +325,146 @@ async function products(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpe
   const page = sortAndPage(c, req, rows, `${sort},product_code`);
   return sendJson(c, {
     results: page.rows,
+    status: 'OK',
+    request_id: c.get('requestId'),
+    ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
+  });
+}
+
+/** The longest span of trading dates one schedules request may cover. */
+const MAX_SCHEDULE_DAYS = 3660;
+
+const isoTime = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, '+00:00');
+
+async function schedules(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
+  const req = parseRequest(op, c, { limit: 10, sort: 'product_code.asc' });
+  // Trading dates: the bounds given, else those of the stored futures data.
+  const exact = req.values.get('session_end_date');
+  const text = (wire: string) => {
+    const v = req.values.get(wire);
+    return v === undefined ? undefined : dateText(v);
+  };
+  const shift = (date: string, days: number) => {
+    const d = new Date(`${date}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + days);
+    return d.toISOString().slice(0, 10);
+  };
+  const stored = await futuresDataDates(ctx.store);
+  const lows = [
+    text('session_end_date.gte'),
+    text('session_end_date.gt') && shift(text('session_end_date.gt') as string, 1),
+  ];
+  const highs = [
+    text('session_end_date.lte'),
+    text('session_end_date.lt') && shift(text('session_end_date.lt') as string, -1),
+  ];
+  const given = (list: (string | undefined)[]) =>
+    list.filter((d): d is string => typeof d === 'string' && d !== '');
+  let from = exact !== undefined ? dateText(exact) : given(lows).sort().at(-1);
+  let to = exact !== undefined ? dateText(exact) : given(highs).sort()[0];
+  from ??= stored?.from;
+  to ??= stored?.to;
+  if (from === undefined || to === undefined) from = to = dayOf(await ctx.now(), 'UTC');
+  if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > MAX_SCHEDULE_DAYS) {
+    throw badRequest(
+      `session_end_date from ${from} to ${to} spans more than ${MAX_SCHEDULE_DAYS} days; narrow it with session_end_date.gte and session_end_date.lte.`,
+    );
+  }
+  const all: Row[] = [];
+  for (const date of to < from ? [] : tradingDates(from, to)) {
+    for (const p of FUTURES_PRODUCTS) {
+      for (const e of sessionEvents(date)) {
+        all.push({
+          event: e.event,
+          product_code: p.product_code,
+          product_name: p.name,
+          session_end_date: date,
+          timestamp: isoTime(e.ms),
+          trading_venue: p.trading_venue,
+        });
+      }
+    }
+  }
+  const values = new Map(req.values);
+  for (const k of [...values.keys()]) if (k.startsWith('session_end_date')) values.delete(k);
+  const rows = filterRows(all, values, ['product_code', 'trading_venue']);
+  const sort = String(req.values.get('sort'));
+  const page = sortAndPage(c, req, rows, `${sort},session_end_date,product_code,timestamp`);
+  return sendJson(c, {
+    results: page.rows,
+    status: 'OK',
+    request_id: c.get('requestId'),
+    ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
+  });
+}
+
+async function marketStatus(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
+  const req = parseRequest(op, c, { limit: 10 });
+  const state = marketStateAt(await ctx.now());
+  const all: Row[] = FUTURES_PRODUCTS.map((p) => ({
+    market_event: state.market_event,
+    name: p.name,
+    product_code: p.product_code,
+    session_end_date: state.session_end_date,
+    timestamp: isoTime(state.at),
+    trading_venue: p.trading_venue,
+  }));
+  const rows = filterRows(all, req.values, ['product_code']);
+  const page = sortAndPage(c, req, rows, 'product_code.asc');
+  return sendJson(c, {
+    results: page.rows,
+    status: 'OK',
+    request_id: c.get('requestId'),
+    ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
+  });
+}
+
+async function snapshot(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
+  const req = parseRequest(op, c, { limit: 100, sort: 'ticker.asc' });
+  const now = await ctx.now();
+  const listed = (await storedFuturesContracts(ctx.store)).map((k) => ({ ...k }) as Row);
+  const rows = filterRows(listed, req.values, ['product_code', 'ticker']);
+  const page = sortAndPage(c, req, rows, `${String(req.values.get('sort'))},ticker`);
+  const results = [];
+  for (const k of page.rows) {
+    const ticker = String(k.ticker);
+    const data = await futuresSnapshotData(ctx.store, ticker, now);
+    const settlement = BigInt(Date.parse(String(k.settlement_date))) * 1_000_000n;
+    const out: Record<string, unknown> = {
+      details: {
+        ...(data.openInterest !== undefined && { open_interest: data.openInterest }),
+        settlement_date: settlement,
+      },
+    };
+    if (data.lastMinute) {
+      const m = data.lastMinute;
+      out.last_minute = {
+        close: m.c,
+        high: m.h,
+        last_updated: m.t + 60_000,
+        low: m.l,
+        open: m.o,
+        volume: m.v,
+      };
+    }
+    if (data.lastTrade) {
+      out.last_trade = {
+        last_updated: data.lastTrade.ns,
+        price: data.lastTrade.price,
+        size: data.lastTrade.size,
+      };
+    }
+    out.product_code = k.product_code;
+    if (data.session) {
+      const d = data.session;
+      out.session = { close: d.c, high: d.h, low: d.l, open: d.o, volume: d.v };
+    }
+    out.ticker = ticker;
+    results.push(out);
+  }
+  return sendJson(c, {
+    count: results.length,
+    results,
     status: 'OK',
     request_id: c.get('requestId'),
     ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
