@@ -390,4 +390,12 @@ describe('futures in the local server', () => {
     });
     assert.equal(snap.details.settlement_date, Date.UTC(2013, 11, 27) * 1e6);
   });
+
+  test('futures contracts are not stocks: the stocks market lists none of them', async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    const grouped = await get('/v2/aggs/grouped/locale/us/market/stocks/2013-10-08');
+    assert.equal(grouped.status, 200);
+    assert.equal(grouped.body.resultsCount, 0);
+    assert.equal(marketStateAt(Date.UTC(2013, 9, 8, 15)).market_event, 'open');
+  });
 });

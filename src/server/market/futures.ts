@@ -2,6 +2,7 @@ import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.j
 import { FUTURES_MONTH_CODES } from '../../symbols/futures-ticker.js';
 import { Where } from '../listing/where.js';
 import type { Store } from '../store/store.js';
+import { FUTURES_TICKER_PATTERN } from './futures-tickers.js';
 
 /**
  * Futures in the store: contract and product facts of the products the local server knows (CME E-mini
@@ -171,8 +172,7 @@ export function futuresContract(product: string, year: number, month: number): F
  * expires, and within ten years).
  */
 export async function storedFuturesContracts(store: Store): Promise<FuturesContract[]> {
-  const codes = FUTURES_PRODUCTS.map((p) => p.product_code).join('|');
-  const pattern = `^(${codes})[${FUTURES_MONTH_CODES.join('')}][0-9]$`;
+  const pattern = FUTURES_TICKER_PATTERN;
   const rows = await store.all<{ ticker: string; first: bigint | number }>(
     `SELECT ticker, min(first) AS first FROM (
        SELECT ticker, min(t) AS first FROM bars WHERE regexp_matches(ticker, ?) GROUP BY ticker
@@ -347,8 +347,7 @@ export function marketStateAt(ms: number): {
 
 /** The first and last trading dates with futures data in the store, if any. */
 export async function futuresDataDates(store: Store): Promise<{ from: string; to: string } | undefined> {
-  const codes = FUTURES_PRODUCTS.map((p) => p.product_code).join('|');
-  const pattern = `^(${codes})[${FUTURES_MONTH_CODES.join('')}][0-9]$`;
+  const pattern = FUTURES_TICKER_PATTERN;
   const [r] = await store.all<{ lo: bigint | null; hi: bigint | null }>(
     `SELECT min(t) AS lo, max(t) AS hi FROM bars WHERE regexp_matches(ticker, ?) AND resolution <> 'day'`,
     [pattern],

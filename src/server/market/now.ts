@@ -1,10 +1,15 @@
 import type { Store } from '../store/store.js';
+import { IS_FUTURES_SQL, isStoredFuturesTicker } from './futures-tickers.js';
 
 /** The asset classes, each with a "now" of its own. */
-export type AssetClass = 'stocks' | 'options' | 'indices' | 'fx' | 'crypto';
+export type AssetClass = 'stocks' | 'options' | 'indices' | 'fx' | 'crypto' | 'futures';
 
-/** The asset class of a ticker, by its prefix (`O:`, `I:`, `C:`, `X:`; none for stocks). */
+/**
+ * The asset class of a ticker, by its prefix (`O:`, `I:`, `C:`, `X:`; none for stocks and futures,
+ * which are told by their shape: `ESZ3`).
+ */
 export function assetClassOf(ticker: string): AssetClass {
+  if (isStoredFuturesTicker(ticker)) return 'futures';
   if (ticker.startsWith('O:')) return 'options';
   if (ticker.startsWith('I:')) return 'indices';
   if (ticker.startsWith('C:')) return 'fx';
@@ -20,7 +25,7 @@ export interface DataTimes {
   readonly latest?: number;
 }
 
-const CLASS_SQL = `CASE WHEN starts_with(ticker, 'O:') THEN 'options' WHEN starts_with(ticker, 'I:') THEN 'indices'
+const CLASS_SQL = `CASE WHEN ${IS_FUTURES_SQL} THEN 'futures' WHEN starts_with(ticker, 'O:') THEN 'options' WHEN starts_with(ticker, 'I:') THEN 'indices'
   WHEN starts_with(ticker, 'C:') THEN 'fx' WHEN starts_with(ticker, 'X:') THEN 'crypto' ELSE 'stocks' END`;
 const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' THEN 59999
   WHEN 'hour' THEN 3599999 ELSE 86399999 END`;

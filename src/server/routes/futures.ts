@@ -265,7 +265,7 @@ function sortAndPage(c: Context<AppEnv>, req: ReturnType<typeof parseRequest>, r
 /** The day contract and product facts are given for: `date`, else the server's "now". */
 async function asOf(ctx: ServerContext, values: ReadonlyMap<string, DecodedValue>): Promise<string> {
   const d = values.get('date');
-  return d === undefined ? dayOf(await ctx.now(), 'UTC') : dateText(d);
+  return d === undefined ? dayOf(await ctx.now('futures'), 'UTC') : dateText(d);
 }
 
 async function contracts(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
@@ -364,7 +364,7 @@ async function schedules(c: Context<AppEnv>, ctx: ServerContext, op: OperationSp
   let to = exact !== undefined ? dateText(exact) : given(highs).sort()[0];
   from ??= stored?.from;
   to ??= stored?.to;
-  if (from === undefined || to === undefined) from = to = dayOf(await ctx.now(), 'UTC');
+  if (from === undefined || to === undefined) from = to = dayOf(await ctx.now('futures'), 'UTC');
   if ((Date.parse(to) - Date.parse(from)) / 86_400_000 > MAX_SCHEDULE_DAYS) {
     throw badRequest(
       `session_end_date from ${from} to ${to} spans more than ${MAX_SCHEDULE_DAYS} days; narrow it with session_end_date.gte and session_end_date.lte.`,
@@ -400,7 +400,7 @@ async function schedules(c: Context<AppEnv>, ctx: ServerContext, op: OperationSp
 
 async function marketStatus(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
   const req = parseRequest(op, c, { limit: 10 });
-  const state = marketStateAt(await ctx.now());
+  const state = marketStateAt(await ctx.now('futures'));
   const all: Row[] = FUTURES_PRODUCTS.map((p) => ({
     market_event: state.market_event,
     name: p.name,
@@ -421,7 +421,7 @@ async function marketStatus(c: Context<AppEnv>, ctx: ServerContext, op: Operatio
 
 async function snapshot(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
   const req = parseRequest(op, c, { limit: 100, sort: 'ticker.asc' });
-  const now = await ctx.now();
+  const now = await ctx.now('futures');
   const listed = (await storedFuturesContracts(ctx.store)).map((k) => ({ ...k }) as Row);
   const rows = filterRows(listed, req.values, ['product_code', 'ticker']);
   const page = sortAndPage(c, req, rows, `${String(req.values.get('sort'))},ticker`);
