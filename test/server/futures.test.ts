@@ -4,12 +4,12 @@
  * official `@massive.com/client-js` futures methods working unchanged against `mdq serve`.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { restClient } from '@massive.com/client-js';
-import { unzipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { FuturesClient } from '../../src/clients/futures.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { ingestLean } from '../../src/server/ingest/lean.js';
@@ -398,4 +398,33 @@ describe('futures in the local server', () => {
     assert.equal(grouped.body.resultsCount, 0);
     assert.equal(marketStateAt(Date.UTC(2013, 9, 8, 15)).market_event, 'open');
   });
+});
+
+describe('futures ingest refuses malformed files with their location', () => {
+  const cases = [
+    {
+      entry: '20131007_es_minute_trade.csv',
+      text: '0,1,1,1,1,1\n',
+      error: /20131007_trade\.zip!20131007_es_minute_trade\.csv.*contract month/,
+    },
+    {
+      entry: '20131007_es_minute_trade_201312.csv',
+      text: '0,1,1,1,1,1\n60000,1,1,1,1\n',
+      error: /20131007_trade\.zip!20131007_es_minute_trade_201312\.csv:2.*expected 6 columns, found 5/,
+    },
+  ];
+  for (const c of cases) {
+    test(c.entry, async (t) => {
+      const root = mkdtempSync(join(tmpdir(), 'mdq-futures-bad-'));
+      t.after(() => rmSync(root, { recursive: true, force: true }));
+      const folder = join(root, 'future', 'cme', 'minute', 'es');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, '20131007_trade.zip'), zipSync({ [c.entry]: strToU8(c.text) }));
+      const store = await Store.open(':memory:');
+      t.after(() => store.close());
+      await assert.rejects(ingestLean(store, root), c.error);
+      const [n] = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM bars');
+      assert.equal(Number(n?.n), 0);
+    });
+  }
 });
