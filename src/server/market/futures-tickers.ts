@@ -10,8 +10,11 @@ export const FUTURES_PRODUCT_CODES = ['ES', 'GC'] as const;
 /** A stored futures contract ticker: product code, month code, one-digit year. */
 export const FUTURES_TICKER_PATTERN = `^(${FUTURES_PRODUCT_CODES.join('|')})[FGHJKMNQUVXZ][0-9]$`;
 
-/** SQL true for a futures contract's `ticker` (only constants of this module enter the text). */
-export const IS_FUTURES_SQL = `regexp_matches(ticker, '${FUTURES_TICKER_PATTERN}')`;
+/**
+ * SQL true for a futures contract's `ticker` (only constants of this module enter the text); the length
+ * test first spares most rows the pattern.
+ */
+export const IS_FUTURES_SQL = `(length(ticker) = 4 AND regexp_matches(ticker, '${FUTURES_TICKER_PATTERN}'))`;
 
 const FUTURES_TICKER = new RegExp(FUTURES_TICKER_PATTERN);
 

@@ -38,15 +38,16 @@ const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' TH
  */
 export async function latestDataTimes(store: Store): Promise<DataTimes> {
   const rows = await store.all<{ cls: AssetClass; intraday: number | null; daily: number | null }>(
+    // Grouped by ticker first (few of them), classified after: the class test then runs once per ticker.
     `WITH t AS (
-       SELECT ${CLASS_SQL} AS cls, max(sip_timestamp) // 1000000 AS intraday, NULL::BIGINT AS daily
-         FROM trades GROUP BY ALL
-       UNION ALL SELECT ${CLASS_SQL}, max(sip_timestamp) // 1000000, NULL FROM quotes GROUP BY ALL
-       UNION ALL SELECT ${CLASS_SQL}, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
-                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM bars GROUP BY ALL
-       UNION ALL SELECT ${CLASS_SQL}, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
-                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM quote_bars GROUP BY ALL)
-     SELECT cls, max(intraday)::DOUBLE AS intraday, max(daily)::DOUBLE AS daily FROM t GROUP BY cls`,
+       SELECT ticker, max(sip_timestamp) // 1000000 AS intraday, NULL::BIGINT AS daily FROM trades GROUP BY ticker
+       UNION ALL SELECT ticker, max(sip_timestamp) // 1000000, NULL FROM quotes GROUP BY ticker
+       UNION ALL SELECT ticker, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
+                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM bars GROUP BY ticker
+       UNION ALL SELECT ticker, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
+                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM quote_bars GROUP BY ticker),
+     c AS (SELECT ${CLASS_SQL} AS cls, intraday, daily FROM t)
+     SELECT cls, max(intraday)::DOUBLE AS intraday, max(daily)::DOUBLE AS daily FROM c GROUP BY cls`,
   );
   const byClass: Partial<Record<AssetClass, number>> = {};
   let latest: number | undefined;
