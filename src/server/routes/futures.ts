@@ -7,6 +7,7 @@ import { parseFuturesTicker } from '../../symbols/futures-ticker.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, badRequest, sendJson } from '../http.js';
 import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
+import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import {
   FUTURES_PRODUCTS,
   futuresDataDates,
@@ -239,8 +240,16 @@ function filterRows(
   );
 }
 
-/** Sorts by `sort` (`col.asc,col2.desc`), then pages by offset in a cursor position. */
-function sortAndPage(c: Context<AppEnv>, req: ReturnType<typeof parseRequest>, rows: Row[], sort: string) {
+/**
+ * Sorts by `sort` (`col.asc,col2.desc`), then cuts the page: these lists are small and computed whole
+ * for each request, so pages go by offset.
+ */
+function sortAndPage(
+  c: Context<AppEnv>,
+  req: ReturnType<typeof parseRequest>,
+  rows: Row[],
+  sort: string,
+): { rows: Row[]; nextUrl?: string } {
   const keys = sort.split(',').map((s) => {
     const [col, dir] = s.split('.') as [string, string | undefined];
     return { col, desc: dir === 'desc' };
@@ -254,12 +263,10 @@ function sortAndPage(c: Context<AppEnv>, req: ReturnType<typeof parseRequest>, r
     return 0;
   });
   const limit = req.values.get('limit') as number;
-  const after = keysetPosition(req, ['int']);
-  const offset = after ? Number(after[0]) : 0;
+  const offset = pageOffset(req);
   const slice = rows.slice(offset, offset + limit + 1);
-  // The position is the count of rows sent so far: the list is computed whole for each page.
-  const page = keysetPage(c, req, slice, limit, () => [offset + limit], { limit: String(limit), sort });
-  return page;
+  const { next_url: nextUrl } = withNextUrl<{ next_url?: string }>(c, req, {}, slice.length, limit);
+  return { rows: slice.slice(0, limit), ...(nextUrl !== undefined && { nextUrl }) };
 }
 
 /** The day contract and product facts are given for: `date`, else the server's "now". */
