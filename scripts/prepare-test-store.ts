@@ -1,5 +1,6 @@
 /**
- * Builds `.tmp/test-store.duckdb` from `../shared/marketdata` for the server's route tests, unless the
+ * Builds `.tmp/test-store.duckdb` from `../shared/marketdata` (and `../shared/marketdata-futures`, a
+ * second Lean root, when present) for the server's route tests, unless the
  * one there is up to date. "Up to date" is a stamp over `INGEST_VERSION`, the schema and the data
  * files' names, sizes and modification times, so a new ingest version, schema or data rebuilds it.
  *
@@ -30,6 +31,8 @@ import { testStorePath } from '../test/support/store.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const marketData = join(root, '..', 'shared', 'marketdata');
+/** The futures Lean root beside it, ingested as a second root when present. */
+const futuresData = join(root, '..', 'shared', 'marketdata-futures');
 const tmpDir = join(root, '.tmp');
 const stampPath = `${testStorePath}.stamp`;
 const lockPath = `${testStorePath}.lock`;
@@ -47,9 +50,11 @@ function currentStamp(): string {
   const hash = createHash('sha256');
   hash.update(`ingest ${INGEST_VERSION}\n`);
   hash.update(readFileSync(join(root, 'src', 'server', 'store', 'schema.ts')));
-  for (const file of listFiles(marketData)) {
-    const s = statSync(file);
-    hash.update(`${relative(marketData, file)} ${s.size} ${s.mtimeMs}\n`);
+  for (const dir of [marketData, ...(existsSync(futuresData) ? [futuresData] : [])]) {
+    for (const file of listFiles(dir)) {
+      const s = statSync(file);
+      hash.update(`${relative(join(root, '..', 'shared'), file)} ${s.size} ${s.mtimeMs}\n`);
+    }
   }
   return hash.digest('hex');
 }
@@ -132,6 +137,13 @@ async function main(): Promise<number> {
           }
         },
       });
+      if (existsSync(futuresData)) {
+        const futures = await ingestLean(store, futuresData);
+        for (const [table, n] of Object.entries(futures.rows)) {
+          summary.rows[table as keyof typeof summary.rows] += n;
+        }
+        summary.filesIngested += futures.filesIngested;
+      }
       const rows = Object.entries(summary.rows)
         .map(([table, n]) => `${table} ${n}`)
         .join(', ');

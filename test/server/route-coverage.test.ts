@@ -71,31 +71,37 @@ const specExample = (path: string) =>
   ].example;
 
 /**
- * Client families the local server does not answer yet (the README says so): their paths get the API's
- * 404 error body, which the test below checks.
+ * Operations (`family.operation`) the local server does not answer yet (the README says so): their paths
+ * get the API's 404 error body, which the test below checks.
  */
-const NOT_SERVED = new Set(['futures']);
+const NOT_SERVED = new Set(['futures.getExchanges']);
+
+/**
+ * Routes the official client has no method for: the older futures path generation (`/futures/vX/...`),
+ * which mdq's own `FuturesClient` with `version: 'vX'` reaches in futures.test.ts.
+ */
+const NO_OFFICIAL_METHOD = /^\/futures\/vX\//;
 
 describe('route coverage', () => {
   test('every operation the clients declare has a route', async () => {
     const routes = new Set(await appRoutes());
     const missing: string[] = [];
     for (const family of CLIENT_FAMILIES) {
-      if (NOT_SERVED.has(family.name)) continue;
       for (const [name, op] of Object.entries(family.operations)) {
+        if (NOT_SERVED.has(`${family.name}.${name}`)) continue;
         if (!routes.has(routePattern(op))) missing.push(`${family.name}.${name} ${op.path}`);
       }
     }
     assert.deepEqual(missing, []);
   });
 
-  test("a family the server does not answer yet gets the API's 404 error body, never a 500", async (t) => {
+  test("an operation the server does not answer yet gets the API's 404 error body, never a 500", async (t) => {
     const store = await Store.open(':memory:');
     t.after(() => store.close());
     const app = createApp({ store, now: async () => 0, log: () => {} });
     for (const family of CLIENT_FAMILIES) {
-      if (!NOT_SERVED.has(family.name)) continue;
-      for (const op of Object.values(family.operations)) {
+      for (const [name, op] of Object.entries(family.operations)) {
+        if (!NOT_SERVED.has(`${family.name}.${name}`)) continue;
         const path = op.path.replace(/\{[^}]+\}/g, 'X');
         const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
         assert.equal(res.status, 404, path);
@@ -260,6 +266,14 @@ describe('route coverage', () => {
       () => api.getIndicesSnapshot({ tickerAnyOf: 'I:SPX' }),
       () => api.getOptionsChain({ underlyingAsset: 'SPY', limit: 2 }),
       () => api.getOptionContract({ underlyingAsset: 'SPY', optionContract: 'O:SPY230901C00430000' }),
+      () => api.aggregatesV1({ ticker: 'ESZ3', resolution: '1session', limit: 2 }),
+      () => api.getFuturesV1TradesTicker({ ticker: 'GCZ3', limit: 2 }),
+      () => api.getFuturesV1QuotesTicker({ ticker: 'GCZ3', limit: 2 }),
+      () => api.getFuturesV1Contracts({ productCode: 'ES' }),
+      () => api.getFuturesV1Products({}),
+      () => api.getFuturesV1Schedules({ productCode: 'ES', sessionEndDate: '2013-10-08' }),
+      () => api.getFuturesV1MarketStatus({}),
+      () => api.getFuturesV1Snapshot({ productCode: 'GC', limit: 2 }),
     ];
     for (const call of calls) {
       await call().catch((e: Error) => {
@@ -277,7 +291,7 @@ describe('route coverage', () => {
       if (res.status === 200) hit.add(await res.text());
     }
     assert.deepEqual(
-      routes.filter((r) => !hit.has(r)),
+      routes.filter((r) => !hit.has(r) && !NO_OFFICIAL_METHOD.test(r)),
       [],
       'routes no official client call reached',
     );

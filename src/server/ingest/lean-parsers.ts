@@ -1,8 +1,9 @@
+import { futuresTickerFromExpiry } from '../../symbols/futures-ticker.js';
 import { nextTradingDay } from '../calendar/sessions.js';
 import type { Resolution } from '../store/rows.js';
 import { IngestError, RowProblem } from './ingest-error.js';
 import { primaryExchangeMic } from './lean-codes.js';
-import { dataTimeZone, type LeanFile, sessionTimeZone } from './lean-paths.js';
+import { dataTimeZone, type LeanAssetClass, type LeanFile, sessionTimeZone } from './lean-paths.js';
 import { eachLine } from './lines.js';
 import {
   isoDate,
@@ -120,6 +121,10 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
     }
   }
   const entries = readEntries(file, bytes);
+  if (desc.kind === 'future') {
+    for (const [entry, data] of entries) parseFutureEntry(desc, { file, entry }, data, sink);
+    return;
+  }
   if (desc.kind !== 'option' && entries.length !== 1) {
     throw new IngestError({ file }, `expected one entry in the archive, found ${entries.length}`);
   }
@@ -178,14 +183,54 @@ function stageTicks(
   sink.native(stageTickEntry(desc.kind, path, content, { file, entry }, desc.ticker, desc.date, tz));
 }
 
+/**
+ * One contract month of a futures file: the entry `…_<YYYYMM>.csv` holds the contract whose ticker is
+ * the product code, the month code and the year's last digit, as the service writes it (`201312` of
+ * ES is `ESZ3`). Prices are plain decimals. Trade ticks go to `trades` (the price, the size, the line
+ * as the sequence number; no exchange or condition), bars to `bars`, quote bars to `quote_bars`, open
+ * interest to `open_interest`.
+ */
+function parseFutureEntry(
+  desc: Extract<LeanFile, { kind: 'future' }>,
+  where: { file: string; entry: string },
+  data: Uint8Array,
+  sink: RowSink,
+): void {
+  const m = /_(\d{6})\.csv$/i.exec(where.entry);
+  let ticker: string | undefined;
+  try {
+    ticker = m ? futuresTickerFromExpiry(desc.product, m[1] as string) : undefined;
+  } catch {
+    ticker = undefined;
+  }
+  if (!ticker) throw new IngestError(where, 'entry name does not end in a contract month (…_<YYYYMM>.csv)');
+  if (desc.resolution === 'tick') {
+    if (!desc.date || desc.tickType !== 'trade')
+      throw new IngestError(where, 'not a futures trade tick file');
+    const path = sink.stagedPath(`ticks-${++stagedFiles}.csv`);
+    const tz = dataTimeZone('future');
+    sink.native(stageTickEntry('future-trade-ticks', path, data, where, ticker, desc.date, tz));
+    return;
+  }
+  const resolution = desc.resolution;
+  const time = barClock('future', resolution, desc.date);
+  const text = decoder.decode(data);
+  if (desc.tickType === 'trade') {
+    parseTradeBars(ticker, resolution, time, 1, 'column', where, text, sink);
+  } else if (desc.tickType === 'quote') {
+    parseQuoteBars(ticker, resolution, time, 1, false, where, text, sink);
+  } else {
+    eachRow(text, where, (f) => {
+      columns(f, 2);
+      sink.openInterest({ ticker, t: time(f[0] as string), open_interest: amount(f, 1, 'open interest') });
+    });
+  }
+}
+
 type Clock = (timeField: string) => number;
 
 /** How a bar file's first column becomes the bar start in Unix ms. */
-function barClock(
-  assetClass: 'equity' | 'crypto' | 'forex' | 'index' | 'option',
-  resolution: Resolution,
-  date: LeanDate | undefined,
-): Clock {
+function barClock(assetClass: LeanAssetClass, resolution: Resolution, date: LeanDate | undefined): Clock {
   const tz = dataTimeZone(assetClass);
   if (date) {
     const clock = wallClockOfDay(date, tz);

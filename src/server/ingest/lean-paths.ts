@@ -6,7 +6,7 @@ import { type LeanDate, parseLeanDate } from './local-time.js';
 export const NEW_YORK = 'America/New_York';
 /** US indices (SPX, NDX). */
 export const CHICAGO = 'America/Chicago';
-/** Forex and crypto. */
+/** Forex, crypto and futures (CME, COMEX). */
 export const UTC = 'UTC';
 
 /** What a file under a Lean data root holds, read from its path. */
@@ -32,6 +32,15 @@ export type LeanFile =
       style: 'american' | 'european';
       date?: LeanDate;
     }
+  | {
+      kind: 'future';
+      /** Upper-case product code (`ES`, `GC`); each entry of the file is one contract month. */
+      product: string;
+      tickType: 'trade' | 'quote' | 'openinterest';
+      resolution: Resolution | 'tick';
+      /** The file's date for tick and minute files; absent for hour/day. */
+      date?: LeanDate;
+    }
   | { kind: 'factor-file'; ticker: string }
   | { kind: 'map-file'; ticker: string };
 
@@ -46,8 +55,8 @@ const PREFIX: Readonly<Record<string, string>> = { equity: '', crypto: 'X:', for
 
 /**
  * Classifies a path relative to a Lean data root (`equity/usa/minute/spy/20131007_trade.zip`).
- * Returns undefined for files ingest does not read (documentation, market-hours tables, kinds not
- * supported such as futures).
+ * Returns undefined for files ingest does not read (documentation, market-hours tables, futures
+ * universes, map and factor files).
  */
 export function classifyLeanPath(relative: string): LeanFile | undefined {
   const seg = relative.split(/[\\/]/).map((s) => s.toLowerCase());
@@ -78,6 +87,8 @@ export function classifyLeanPath(relative: string): LeanFile | undefined {
     }
     return undefined;
   }
+
+  if (type === 'future') return future(seg, folder, name);
 
   const prefix = PREFIX[type];
   if (prefix === undefined) return undefined;
@@ -113,6 +124,32 @@ export function classifyLeanPath(relative: string): LeanFile | undefined {
   return undefined;
 }
 
+/**
+ * Futures files: `future/<market>/<tick|minute>/<product>/<YYYYMMDD>_<ticktype>.zip` and
+ * `future/<market>/<hour|daily>/<product>_<ticktype>.zip`.
+ */
+function future(seg: string[], folder: string, name: string): LeanFile | undefined {
+  const resolution = folder === 'tick' ? 'tick' : RESOLUTIONS[folder];
+  if (!resolution || resolution === 'second') return undefined;
+  if (seg.length === 5 && (resolution === 'tick' || resolution === 'minute')) {
+    const m = /^(\d{8})_(trade|quote|openinterest)\.zip$/.exec(name);
+    const date = m ? parseLeanDate(m[1] as string) : undefined;
+    if (!m || !date || !/^[a-z0-9]+$/.test(seg[3] as string)) return undefined;
+    const tickType = m[2] as 'trade' | 'quote' | 'openinterest';
+    // Of the tick folder only trades are read: tick open interest repeats the minute files' counts at
+    // update times, and there are no futures tick quotes in the data this was written against.
+    if (resolution === 'tick' && tickType !== 'trade') return undefined;
+    return { kind: 'future', product: (seg[3] as string).toUpperCase(), tickType, resolution, date };
+  }
+  if (seg.length === 4 && (resolution === 'hour' || resolution === 'day')) {
+    const m = /^([a-z0-9]+)_(trade|quote|openinterest)\.zip$/.exec(name);
+    if (!m) return undefined;
+    const tickType = m[2] as 'trade' | 'quote' | 'openinterest';
+    return { kind: 'future', product: (m[1] as string).toUpperCase(), tickType, resolution };
+  }
+  return undefined;
+}
+
 function option(
   underlying: string,
   tickType: string,
@@ -130,14 +167,20 @@ function option(
   return date ? { ...base, date } : base;
 }
 
+/** The asset classes of Lean's data folders. */
+export type LeanAssetClass = 'equity' | 'crypto' | 'forex' | 'index' | 'option' | 'future';
+
 /** The data time zone of a Lean asset class. */
-export function dataTimeZone(assetClass: 'equity' | 'crypto' | 'forex' | 'index' | 'option'): string {
+export function dataTimeZone(assetClass: LeanAssetClass): string {
   if (assetClass === 'index') return CHICAGO;
-  if (assetClass === 'forex' || assetClass === 'crypto') return UTC;
+  if (assetClass === 'forex' || assetClass === 'crypto' || assetClass === 'future') return UTC;
   return NEW_YORK;
 }
 
-/** The zone whose midnight starts a daily bar: New York for US markets, UTC for forex and crypto. */
-export function sessionTimeZone(assetClass: 'equity' | 'crypto' | 'forex' | 'index' | 'option'): string {
-  return assetClass === 'forex' || assetClass === 'crypto' ? UTC : NEW_YORK;
+/**
+ * The zone whose midnight starts a daily bar: New York for US markets, UTC for forex, crypto and
+ * futures (a futures session bar starts at UTC midnight of its trading date, as the service stamps it).
+ */
+export function sessionTimeZone(assetClass: LeanAssetClass): string {
+  return assetClass === 'forex' || assetClass === 'crypto' || assetClass === 'future' ? UTC : NEW_YORK;
 }

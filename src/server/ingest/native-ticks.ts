@@ -45,7 +45,17 @@ export interface PreparedSource {
 }
 
 /** Lean's intraday kinds handled natively. */
-export type NativeTickKind = 'trade-ticks' | 'quote-ticks' | 'fx-quote-ticks';
+export type NativeTickKind = 'trade-ticks' | 'quote-ticks' | 'fx-quote-ticks' | 'future-trade-ticks';
+
+/** Lean's futures trade ticks: equity trade columns, prices as plain decimals, no exchange or condition. */
+const FUTURE_TRADE_COLUMNS = [
+  ['ms', 'DOUBLE'],
+  ['price', 'DOUBLE'],
+  ['size', 'DOUBLE'],
+  ['exchange', 'VARCHAR'],
+  ['cond', 'VARCHAR'],
+  ['suspicious', 'VARCHAR'],
+] as const;
 
 const COLUMNS: Record<NativeTickKind, readonly (readonly [string, string])[]> = {
   'trade-ticks': [
@@ -71,6 +81,7 @@ const COLUMNS: Record<NativeTickKind, readonly (readonly [string, string])[]> = 
     ['bid_price', 'DOUBLE'],
     ['ask_price', 'DOUBLE'],
   ],
+  'future-trade-ticks': FUTURE_TRADE_COLUMNS,
 };
 
 let counter = 0;
@@ -94,7 +105,7 @@ export function stageTickEntry(
   tz: string,
 ): NativeSource {
   const raw = `temp.main.raw_ticks_${++counter}`;
-  const table = kind === 'trade-ticks' ? 'trades' : 'quotes';
+  const table = kind === 'trade-ticks' || kind === 'future-trade-ticks' ? 'trades' : 'quotes';
   let staged: StagedTicks;
   if (content instanceof Uint8Array) {
     const numbered = numberLines(content);
@@ -169,7 +180,12 @@ async function prepare(
     [`NOT (ms >= 0 AND ms < ${DAY_MS_LIMIT})`, 'time is not milliseconds of the day (0 to 25 hours)'],
   ];
   let values: readonly string[];
-  if (kind === 'trade-ticks') {
+  const trade = kind === 'trade-ticks' || kind === 'future-trade-ticks';
+  if (kind === 'future-trade-ticks') {
+    // Lean writes the market ("usa") as the exchange and no sale condition for futures.
+    checks.push(["cond IS NOT NULL AND cond <> ''", 'sale condition is not empty']);
+  }
+  if (trade) {
     checks.push(["coalesce(suspicious, '') NOT IN ('0', '1')", 'suspicious flag is not 0 or 1']);
     checks.push(['price IS NULL OR size IS NULL', 'price or size is missing']);
     values = ['price', 'size'];
@@ -190,7 +206,7 @@ async function prepare(
   const t = `'${ticker.replaceAll("'", "''")}'`;
   // One scan: per condition mask (a file holds a few dozen), the first line failing each check, the
   // first line, and the time range. The masks themselves are checked here, once each.
-  const withCond = kind !== 'fx-quote-ticks';
+  const withCond = kind === 'trade-ticks' || kind === 'quote-ticks';
   const groups = await store.all<Record<string, bigint | string | null>>(
     `SELECT ${withCond ? 'cond, min(line) AS first, ' : ''}${checks.map(([bad], i) => `min(line) FILTER (WHERE ${bad}) AS bad${i}`).join(', ')},
        min(CASE WHEN ${validMs} THEN ${sip} END) AS lo, max(CASE WHEN ${validMs} THEN ${sip} END) AS hi, count(*) AS n
@@ -225,6 +241,9 @@ async function prepare(
         NULL, NULL, NULL, NULL, NULL
       FROM ${raw} r LEFT JOIN (VALUES ${values.length > 0 ? values.join(', ') : '(NULL, NULL::INTEGER[])'}) m(cond, conditions)
         ON r.cond = m.cond ORDER BY r.line`;
+  } else if (kind === 'future-trade-ticks') {
+    select = `SELECT ${t}, ${sip}, NULL, line, price, size, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM ${raw} ORDER BY line`;
   } else if (kind === 'fx-quote-ticks') {
     select = `SELECT ${t}, ${sip}, NULL, line, bid_price, NULL, NULL, ask_price, NULL, NULL, NULL, NULL, NULL
       FROM ${raw} ORDER BY line`;

@@ -1,10 +1,15 @@
 import type { Store } from '../store/store.js';
+import { IS_FUTURES_SQL, isStoredFuturesTicker } from './futures-tickers.js';
 
 /** The asset classes, each with a "now" of its own. */
-export type AssetClass = 'stocks' | 'options' | 'indices' | 'fx' | 'crypto';
+export type AssetClass = 'stocks' | 'options' | 'indices' | 'fx' | 'crypto' | 'futures';
 
-/** The asset class of a ticker, by its prefix (`O:`, `I:`, `C:`, `X:`; none for stocks). */
+/**
+ * The asset class of a ticker, by its prefix (`O:`, `I:`, `C:`, `X:`; none for stocks and futures,
+ * which are told by their shape: `ESZ3`).
+ */
 export function assetClassOf(ticker: string): AssetClass {
+  if (isStoredFuturesTicker(ticker)) return 'futures';
   if (ticker.startsWith('O:')) return 'options';
   if (ticker.startsWith('I:')) return 'indices';
   if (ticker.startsWith('C:')) return 'fx';
@@ -20,7 +25,7 @@ export interface DataTimes {
   readonly latest?: number;
 }
 
-const CLASS_SQL = `CASE WHEN starts_with(ticker, 'O:') THEN 'options' WHEN starts_with(ticker, 'I:') THEN 'indices'
+const CLASS_SQL = `CASE WHEN ${IS_FUTURES_SQL} THEN 'futures' WHEN starts_with(ticker, 'O:') THEN 'options' WHEN starts_with(ticker, 'I:') THEN 'indices'
   WHEN starts_with(ticker, 'C:') THEN 'fx' WHEN starts_with(ticker, 'X:') THEN 'crypto' ELSE 'stocks' END`;
 const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' THEN 59999
   WHEN 'hour' THEN 3599999 ELSE 86399999 END`;
@@ -33,15 +38,16 @@ const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' TH
  */
 export async function latestDataTimes(store: Store): Promise<DataTimes> {
   const rows = await store.all<{ cls: AssetClass; intraday: number | null; daily: number | null }>(
+    // Grouped by ticker first (few of them), classified after: the class test then runs once per ticker.
     `WITH t AS (
-       SELECT ${CLASS_SQL} AS cls, max(sip_timestamp) // 1000000 AS intraday, NULL::BIGINT AS daily
-         FROM trades GROUP BY ALL
-       UNION ALL SELECT ${CLASS_SQL}, max(sip_timestamp) // 1000000, NULL FROM quotes GROUP BY ALL
-       UNION ALL SELECT ${CLASS_SQL}, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
-                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM bars GROUP BY ALL
-       UNION ALL SELECT ${CLASS_SQL}, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
-                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM quote_bars GROUP BY ALL)
-     SELECT cls, max(intraday)::DOUBLE AS intraday, max(daily)::DOUBLE AS daily FROM t GROUP BY cls`,
+       SELECT ticker, max(sip_timestamp) // 1000000 AS intraday, NULL::BIGINT AS daily FROM trades GROUP BY ticker
+       UNION ALL SELECT ticker, max(sip_timestamp) // 1000000, NULL FROM quotes GROUP BY ticker
+       UNION ALL SELECT ticker, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
+                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM bars GROUP BY ticker
+       UNION ALL SELECT ticker, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
+                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM quote_bars GROUP BY ticker),
+     c AS (SELECT ${CLASS_SQL} AS cls, intraday, daily FROM t)
+     SELECT cls, max(intraday)::DOUBLE AS intraday, max(daily)::DOUBLE AS daily FROM c GROUP BY cls`,
   );
   const byClass: Partial<Record<AssetClass, number>> = {};
   let latest: number | undefined;

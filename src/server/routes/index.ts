@@ -4,6 +4,7 @@ import type { AppEnv } from '../http.js';
 import { aggregateRoutes } from './aggregates.js';
 import { crossAssetRoutes } from './cross-asset.js';
 import { forexCryptoRoutes } from './forex-crypto.js';
+import { futuresRoutes } from './futures.js';
 import { indicatorRoutes } from './indicators.js';
 import { lastRoutes } from './last.js';
 import { marketStatusRoutes } from './market-status.js';
@@ -29,4 +30,5 @@ export const routeModules: readonly RouteModule[] = [
   referenceRoutes,
   stocksReferenceRoutes,
   marketStatusRoutes,
+  futuresRoutes,
 ];

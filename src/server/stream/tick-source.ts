@@ -1,4 +1,5 @@
 import type { StreamMarket } from '../../stream/channels.js';
+import { IS_FUTURES_SQL } from '../market/futures-tickers.js';
 import type { SqlValue, Store } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import type { HistoryBounds, TradesBefore } from './aggregator.js';
@@ -25,7 +26,7 @@ export interface TickerFilter {
 
 /** How a market's tickers look in the store (the wildcard's predicate). */
 export const MARKET_TICKERS: Record<StreamMarket, string> = {
-  stocks: "ticker NOT LIKE '%:%'",
+  stocks: `ticker NOT LIKE '%:%' AND NOT ${IS_FUTURES_SQL}`,
   options: "ticker LIKE 'O:%'",
   forex: "ticker LIKE 'C:%'",
   crypto: "ticker LIKE 'X:%'",

@@ -3,8 +3,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { unzipSync } from 'fflate';
+import { IS_FUTURES_SQL } from '../../../src/server/market/futures-tickers.js';
 import { Store } from '../../../src/server/store/store.js';
-import { hasShared, leanDir, marketDataDir } from '../../support/shared.js';
+import { hasShared, leanDir, marketDataDir, sharedDir } from '../../support/shared.js';
 import { openTestStore, testStorePath } from '../../support/store.js';
 import { n } from './helpers.js';
 
@@ -30,6 +31,9 @@ function zipLines(path: string): number {
   return count;
 }
 
+/** The futures Lean root, ingested into the test store beside the market-data folder. */
+const futuresDir = join(sharedDir, 'marketdata-futures');
+
 describe('the prepared test store (whole market-data folder)', () => {
   let store: Store | undefined;
   before(async () => {
@@ -52,8 +56,21 @@ describe('the prepared test store (whole market-data folder)', () => {
     const store = await ready(t);
     if (!store) return;
     const all = files(marketDataDir).filter((p) => !p.endsWith('.md'));
-    const [row] = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM ingested_files');
+    const [row] = await store.all<{ n: bigint }>(
+      'SELECT count(*) AS n FROM ingested_files WHERE starts_with(path, ?)',
+      [marketDataDir],
+    );
     assert.equal(n(row?.n), all.length);
+    if (!existsSync(futuresDir)) return;
+    // The futures root: its zips, but for the tick folder's open interest (not read).
+    const futures = files(futuresDir).filter(
+      (p) => p.endsWith('.zip') && !/tick.*_openinterest\.zip$/.test(p),
+    );
+    const [fut] = await store.all<{ n: bigint }>(
+      'SELECT count(*) AS n FROM ingested_files WHERE starts_with(path, ?)',
+      [`${futuresDir}/`],
+    );
+    assert.equal(n(fut?.n), futures.length);
   });
 
   it('has one trade per raw tick row, per ticker', async (t) => {
@@ -66,7 +83,8 @@ describe('the prepared test store (whole market-data folder)', () => {
       expected.set(ticker, (expected.get(ticker) ?? 0) + zipLines(path));
     }
     const rows = await store.all<{ ticker: string; n: bigint }>(
-      "SELECT ticker, count(*) AS n FROM trades WHERE ticker NOT LIKE '%:%' GROUP BY ticker ORDER BY ticker",
+      `SELECT ticker, count(*) AS n FROM trades WHERE ticker NOT LIKE '%:%' AND NOT ${IS_FUTURES_SQL}
+       GROUP BY ticker ORDER BY ticker`,
     );
     assert.deepEqual(
       rows.map((r) => [r.ticker, n(r.n)]),

@@ -109,6 +109,23 @@ describe('ingest building blocks', () => {
     });
     assert.equal(classifyLeanPath('indexoption/usa/daily/spx_2021_quote_european.zip')?.kind, 'option');
     assert.equal(classifyLeanPath('market-hours/market-hours-database.json'), undefined);
-    assert.equal(classifyLeanPath('future/cme/minute/es/20131007_trade.zip'), undefined);
+    assert.deepEqual(classifyLeanPath('future/cme/minute/es/20131007_trade.zip'), {
+      kind: 'future',
+      product: 'ES',
+      tickType: 'trade',
+      resolution: 'minute',
+      date: { year: 2013, month: 10, day: 7 },
+    });
+    assert.deepEqual(classifyLeanPath('future/comex/daily/gc_openinterest.zip'), {
+      kind: 'future',
+      product: 'GC',
+      tickType: 'openinterest',
+      resolution: 'day',
+    });
+    assert.equal(classifyLeanPath('future/comex/tick/gc/20131007_trade.zip')?.kind, 'future');
+    // Read elsewhere or not at all: tick open interest, universes, map and factor files.
+    assert.equal(classifyLeanPath('future/comex/tick/gc/20131007_openinterest.zip'), undefined);
+    assert.equal(classifyLeanPath('future/cme/universes/es/20131007.csv'), undefined);
+    assert.equal(classifyLeanPath('future/cme/map_files/es.csv'), undefined);
   });
 });

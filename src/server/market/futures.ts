@@ -1,0 +1,414 @@
+import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
+import { FUTURES_MONTH_CODES } from '../../symbols/futures-ticker.js';
+import { Where } from '../listing/where.js';
+import type { Store } from '../store/store.js';
+import { FUTURES_TICKER_PATTERN } from './futures-tickers.js';
+
+/**
+ * Futures in the store: contract and product facts of the products the local server knows (CME E-mini
+ * S&P 500 `ES`, COMEX gold `GC`), the trading date of an instant, and aggregates of stored bars.
+ *
+ * Rules (CME Group contract specifications of ES and GC, as listed in 2013):
+ * - A trading session runs on Globex from 18:00 New York the evening before to 17:00 New York on its
+ *   trading date (`session_end_date`), Sunday evening to Friday.
+ * - ES: quarterly months (H M U Z), five consecutive quarters listed; trading ends on the third Friday
+ *   of the contract month, which is also its final settlement date (cash settled). Tick 0.25 index
+ *   points, $50 per point.
+ * - GC: trading ends on the third last business day of the contract month, deliverable. Listed: the
+ *   current and next two months, any Feb, Apr, Aug and Oct within 23 months, any Jun and Dec within
+ *   72 months. Tick 0.10 USD per troy ounce, 100 troy ounces.
+ * - A contract's first trade date is the business day after the last trade date of the contract whose
+ *   expiry opens its place in the listing cycle (for ES the one five quarters earlier; for GC the month
+ *   as many months earlier as its listing window is long). Business days are weekdays here: exchange
+ *   holidays are not taken into account.
+ */
+
+/** A product the local server has facts for. */
+export interface FuturesProduct {
+  product_code: string;
+  name: string;
+  trading_venue: string;
+  asset_class: string;
+  asset_sub_class: string;
+  sector: string;
+  sub_sector?: string;
+  settlement_method: string;
+  settlement_type: string;
+  price_quotation: string;
+  trade_currency_code: string;
+  settlement_currency_code: string;
+  unit_of_measure: string;
+  unit_of_measure_qty: number;
+  type: 'single';
+  /** Contract facts, not sent with the product. */
+  tickSize: number;
+  /** The contract months a product lists, 1 to 12, with how many months ahead each is listed. */
+  listedAhead: (month: number) => number | undefined;
+  lastTradeDate: (year: number, month: number) => string;
+}
+
+export const FUTURES_PRODUCTS: readonly FuturesProduct[] = [
+  {
+    product_code: 'ES',
+    name: 'E-mini S&P 500 Futures',
+    trading_venue: 'XCME',
+    asset_class: 'financials',
+    asset_sub_class: 'equity',
+    sector: 'us_index',
+    sub_sector: 'large_cap_index',
+    settlement_method: 'financially_settled',
+    settlement_type: 'cash',
+    price_quotation: 'U.S. dollars and cents per index point',
+    trade_currency_code: 'USD',
+    settlement_currency_code: 'USD',
+    unit_of_measure: 'IPNT',
+    unit_of_measure_qty: 50,
+    type: 'single',
+    tickSize: 0.25,
+    listedAhead: (month) => (month % 3 === 0 ? 15 : undefined),
+    lastTradeDate: (year, month) => nthWeekday(year, month, 5, 3),
+  },
+  {
+    product_code: 'GC',
+    name: 'Gold Futures',
+    trading_venue: 'XCEC',
+    asset_class: 'commodity',
+    asset_sub_class: 'metals',
+    sector: 'precious',
+    settlement_method: 'deliverable',
+    settlement_type: 'physical',
+    price_quotation: 'U.S. dollars and cents per troy ounce',
+    trade_currency_code: 'USD',
+    settlement_currency_code: 'USD',
+    unit_of_measure: 'OZTR',
+    unit_of_measure_qty: 100,
+    type: 'single',
+    tickSize: 0.1,
+    listedAhead: (month) => (month === 6 || month === 12 ? 72 : [2, 4, 8, 10].includes(month) ? 23 : 3),
+    lastTradeDate: (year, month) => lastBusinessDay(year, month, 3),
+  },
+];
+
+/** The product of a code, or undefined. */
+export function futuresProduct(code: string): FuturesProduct | undefined {
+  return FUTURES_PRODUCTS.find((p) => p.product_code === code);
+}
+
+/** A contract's facts as the contracts listing sends them. */
+export interface FuturesContract {
+  ticker: string;
+  product_code: string;
+  name: string;
+  type: 'single';
+  first_trade_date: string;
+  last_trade_date: string;
+  settlement_date: string;
+  trade_tick_size: number;
+  settlement_tick_size: number;
+  spread_tick_size: number;
+  trading_venue: string;
+  min_order_quantity: number;
+}
+
+const iso = (y: number, m: number, d: number) =>
+  `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+
+/** The `n`th `weekday` (0 Sunday … 6 Saturday) of a month. */
+function nthWeekday(year: number, month: number, weekday: number, n: number): string {
+  const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+  return iso(year, month, 1 + ((weekday - first + 7) % 7) + 7 * (n - 1));
+}
+
+/** The `n`th last weekday of a month (1 is the last). */
+function lastBusinessDay(year: number, month: number, n: number): string {
+  const d = new Date(Date.UTC(year, month, 0));
+  for (let left = n; ; d.setUTCDate(d.getUTCDate() - 1)) {
+    const wd = d.getUTCDay();
+    if (wd !== 0 && wd !== 6 && --left === 0) break;
+  }
+  return d.toISOString().slice(0, 10);
+}
+
+/** The weekday after `date`. */
+function nextBusinessDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  do d.setUTCDate(d.getUTCDate() + 1);
+  while (d.getUTCDay() === 0 || d.getUTCDay() === 6);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * The facts of a contract of a known product, its year given in full; undefined when the product is
+ * unknown or does not list that month.
+ */
+export function futuresContract(product: string, year: number, month: number): FuturesContract | undefined {
+  const p = futuresProduct(product);
+  const ahead = p?.listedAhead(month);
+  if (!p || ahead === undefined) return undefined;
+  const last = p.lastTradeDate(year, month);
+  const opener = year * 12 + (month - 1) - ahead;
+  const first = nextBusinessDay(p.lastTradeDate(Math.floor(opener / 12), (opener % 12) + 1));
+  const code = FUTURES_MONTH_CODES[month - 1] as string;
+  const ticker = `${product}${code}${year % 10}`;
+  return {
+    ticker,
+    product_code: product,
+    name: `${ticker} Future`,
+    type: 'single',
+    first_trade_date: first,
+    last_trade_date: last,
+    settlement_date: last,
+    trade_tick_size: p.tickSize,
+    settlement_tick_size: p.tickSize,
+    spread_tick_size: p.tickSize,
+    trading_venue: p.trading_venue,
+    min_order_quantity: 1,
+  };
+}
+
+/**
+ * The contracts with data in the store, each with the full year of its one-digit ticker: the first
+ * year ending in that digit from the year of its first stored data on (a contract trades before it
+ * expires, and within ten years).
+ */
+export async function storedFuturesContracts(store: Store): Promise<FuturesContract[]> {
+  const pattern = FUTURES_TICKER_PATTERN;
+  const rows = await store.all<{ ticker: string; first: bigint | number }>(
+    `SELECT ticker, min(first) AS first FROM (
+       SELECT ticker, min(t) AS first FROM bars WHERE regexp_matches(ticker, ?) GROUP BY ticker
+       UNION ALL
+       SELECT ticker, min(sip_timestamp) // 1000000 AS first FROM trades WHERE regexp_matches(ticker, ?) GROUP BY ticker)
+     GROUP BY ticker ORDER BY ticker`,
+    [pattern, pattern],
+  );
+  const out: FuturesContract[] = [];
+  for (const r of rows) {
+    const product = r.ticker.slice(0, -2);
+    const month = FUTURES_MONTH_CODES.indexOf(r.ticker.at(-2) as (typeof FUTURES_MONTH_CODES)[number]) + 1;
+    const digit = Number(r.ticker.at(-1));
+    const from = new Date(Number(r.first)).getUTCFullYear();
+    const year = from + ((digit - (from % 10) + 10) % 10);
+    const c = futuresContract(product, year, month);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** The trading date of an instant: sessions end at 17:00 New York and the next opens at 18:00. */
+export function sessionEndDate(ms: number): string {
+  return dayOf(ms + 6 * 3_600_000, NEW_YORK);
+}
+
+/** The instants `[start, end)` of a trading date's session: 18:00 New York the day before to 17:00. */
+export function sessionBoundsMs(date: string): { start: number; end: number } {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const prev = new Date(Date.UTC(y, m - 1, d - 1));
+  return {
+    start: zonedToUtc(NEW_YORK, prev.getUTCFullYear(), prev.getUTCMonth() + 1, prev.getUTCDate(), 18),
+    end: zonedToUtc(NEW_YORK, y, m, d, 17),
+  };
+}
+
+/** An aggregate candle of a contract. */
+export interface FuturesCandle {
+  window_start: bigint;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  dollar_volume: number;
+}
+
+/** A candle size the local server computes: from which stored bars, and how long. */
+export interface FuturesWindow {
+  source: 'minute' | 'hour' | 'day';
+  /** Window length in ms. */
+  ms: number;
+}
+
+/**
+ * The window of a `resolution` (`5min`, `1hour`, `1session`), or a message saying what is computed:
+ * minute and hour windows from the stored minute and hour bars, one session from the daily bars.
+ */
+export function futuresWindow(resolution: string): FuturesWindow | string {
+  const m = /^(\d+)(min|hour|session)$/.exec(resolution);
+  const n = m ? Number(m[1]) : 0;
+  if (m?.[2] === 'min' && n >= 1 && n <= 59) return { source: 'minute', ms: n * 60_000 };
+  if (m?.[2] === 'hour' && n >= 1 && n <= 23) return { source: 'hour', ms: n * 3_600_000 };
+  if (m?.[2] === 'session' && n === 1) return { source: 'day', ms: 86_400_000 };
+  return 'the local server computes 1-59min (from minute bars), 1-23hour (from hour bars) and 1session (from daily bars)';
+}
+
+/** A candle query: start bounds in ms, newest first unless `asc`, resuming after `after`. */
+export interface FuturesAggQuery {
+  ticker: string;
+  window: FuturesWindow;
+  gte?: number;
+  lt?: number;
+  asc: boolean;
+  limit: number;
+  after?: bigint;
+}
+
+/**
+ * Candles of stored bars: windows aligned on multiples of their length since 1970-01-01 UTC (an hour
+ * window on the UTC hour, a session on UTC midnight of its trading date, as the service stamps them);
+ * open and close of the first and last bar, high and low over the bars, volume summed, dollar volume
+ * Σ volume × typical price (h + l + c) / 3 of each bar (the bars carry no tick prices).
+ */
+export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promise<FuturesCandle[]> {
+  const len = q.window.ms;
+  const where = new Where().add('ticker = ?', q.ticker).add('resolution = ?', q.window.source);
+  const bucket = `(t - ((t % ${len}) + ${len}) % ${len})`;
+  if (q.gte !== undefined) where.add(`${bucket} >= ?`, BigInt(q.gte));
+  if (q.lt !== undefined) where.add(`${bucket} < ?`, BigInt(q.lt));
+  if (q.after !== undefined) where.add(`${bucket} ${q.asc ? '>' : '<'} ?`, q.after / 1_000_000n);
+  const dir = q.asc ? 'ASC' : 'DESC';
+  const limit = where.param(BigInt(q.limit));
+  const rows = await store.all<{
+    ws: bigint;
+    open: number;
+    high: number;
+    low: number;
+    close: number;
+    volume: number;
+    dollar_volume: number;
+  }>(
+    `SELECT ${bucket} AS ws, arg_min(o, t) AS open, max(h) AS high, min(l) AS low, arg_max(c, t) AS close,
+       sum(v) AS volume, sum(v * (h + l + c) / 3) AS dollar_volume
+     FROM bars${where} GROUP BY ws ORDER BY ws ${dir} LIMIT ${limit}`,
+    where.params,
+  );
+  return rows.map((r) => ({
+    window_start: BigInt(r.ws) * 1_000_000n,
+    open: r.open,
+    high: r.high,
+    low: r.low,
+    close: r.close,
+    volume: r.volume,
+    dollar_volume: Math.round(r.dollar_volume * 100) / 100,
+  }));
+}
+
+/** Midnight UTC of a date, ms (a session candle's start). */
+export function utcDayStart(date: string): number {
+  return startOfDay(date, 'UTC');
+}
+
+/** The trading dates (weekdays: exchange holidays are not applied) from `from` to `to`, inclusive. */
+export function tradingDates(from: string, to: string): string[] {
+  const out: string[] = [];
+  const d = new Date(`${from}T00:00:00Z`);
+  for (; d.toISOString().slice(0, 10) <= to; d.setUTCDate(d.getUTCDate() + 1)) {
+    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/** The session events of a trading date: `open` at 18:00 New York the evening before, `close` at 17:00. */
+export function sessionEvents(date: string): [{ event: 'open'; ms: number }, { event: 'close'; ms: number }] {
+  // The evening before is a calendar day: Monday's session opens on Sunday.
+  const { start: open, end } = sessionBoundsMs(date);
+  return [
+    { event: 'open', ms: open },
+    { event: 'close', ms: end },
+  ];
+}
+
+/**
+ * The market state at `ms`: `open` within a session (timestamp its open), else `closed` (timestamp the
+ * last close), with the trading date of the session in progress or next.
+ */
+export function marketStateAt(ms: number): {
+  market_event: 'open' | 'closed';
+  session_end_date: string;
+  at: number;
+} {
+  let date = sessionEndDate(ms);
+  // A Saturday or Sunday instant belongs to Monday's session, which opens Sunday 18:00.
+  while ([0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay())) {
+    const d = new Date(`${date}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + 1);
+    date = d.toISOString().slice(0, 10);
+  }
+  const [open, close] = sessionEvents(date);
+  const step = (from: string, days: number) => {
+    const d = new Date(`${from}T00:00:00Z`);
+    do d.setUTCDate(d.getUTCDate() + days);
+    while (d.getUTCDay() === 0 || d.getUTCDay() === 6);
+    return d.toISOString().slice(0, 10);
+  };
+  // Between 17:00 and 18:00 New York the day's session is over and the next one not yet open.
+  if (ms >= close.ms) return { market_event: 'closed', session_end_date: step(date, 1), at: close.ms };
+  if (ms >= open.ms) return { market_event: 'open', session_end_date: date, at: open.ms };
+  return { market_event: 'closed', session_end_date: date, at: sessionEvents(step(date, -1))[1].ms };
+}
+
+/** The first and last trading dates with futures data in the store, if any. */
+export async function futuresDataDates(store: Store): Promise<{ from: string; to: string } | undefined> {
+  const pattern = FUTURES_TICKER_PATTERN;
+  const [r] = await store.all<{ lo: bigint | null; hi: bigint | null }>(
+    `SELECT min(t) AS lo, max(t) AS hi FROM bars WHERE regexp_matches(ticker, ?) AND resolution <> 'day'`,
+    [pattern],
+  );
+  if (!r || r.lo === null || r.hi === null) return undefined;
+  return { from: sessionEndDate(Number(r.lo)), to: sessionEndDate(Number(r.hi)) };
+}
+
+/** What the snapshot of a contract holds at an instant, from the stored data up to it. */
+export interface FuturesSnapshotData {
+  lastTrade?: { price: number; size: number; ns: bigint };
+  lastMinute?: { o: number; h: number; l: number; c: number; v: number; t: number };
+  session?: { o: number; h: number; l: number; c: number; v: number; date: string };
+  openInterest?: number;
+}
+
+/**
+ * The latest trade, minute bar, session so far and open interest of a contract, as of `ms`: nothing
+ * stamped after `ms` is read.
+ */
+export async function futuresSnapshotData(
+  store: Store,
+  ticker: string,
+  ms: number,
+): Promise<FuturesSnapshotData> {
+  const ns = BigInt(ms) * 1_000_000n;
+  const [trade] = await store.all<{ price: number; size: number; ns: bigint }>(
+    `SELECT price, size, sip_timestamp AS ns FROM trades WHERE ticker = $1 AND sip_timestamp <= $2
+     ORDER BY sip_timestamp DESC, sequence_number DESC LIMIT 1`,
+    [ticker, ns],
+  );
+  const [minute] = await store.all<{ o: number; h: number; l: number; c: number; v: number; t: bigint }>(
+    `SELECT o, h, l, c, v, t FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t + 60000 <= $2
+     ORDER BY t DESC LIMIT 1`,
+    [ticker, BigInt(ms)],
+  );
+  // The session in progress: its minute bars up to `ms`; once it has closed, its daily bar (which
+  // starts at UTC midnight of its trading date) when there are no minute bars.
+  const date = sessionEndDate(ms);
+  const { start, end } = sessionBoundsMs(date);
+  const [part] = await store.all<{ o: number; h: number; l: number; c: number; v: number; n: bigint }>(
+    `SELECT arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c, sum(v) AS v, count(*) AS n
+     FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t >= $2 AND t + 60000 <= $3`,
+    [ticker, BigInt(start), BigInt(Math.min(ms, end))],
+  );
+  let day: { o: number; h: number; l: number; c: number; v: number } | undefined;
+  if (part && Number(part.n) > 0) day = part;
+  else if (ms >= end) {
+    [day] = await store.all<{ o: number; h: number; l: number; c: number; v: number }>(
+      `SELECT o, h, l, c, v FROM bars WHERE ticker = $1 AND resolution = 'day' AND t = $2`,
+      [ticker, BigInt(utcDayStart(date))],
+    );
+  }
+  const [oi] = await store.all<{ open_interest: number }>(
+    'SELECT open_interest FROM open_interest WHERE ticker = $1 AND t <= $2 ORDER BY t DESC LIMIT 1',
+    [ticker, BigInt(ms)],
+  );
+  return {
+    ...(trade && { lastTrade: { price: trade.price, size: trade.size, ns: BigInt(trade.ns) } }),
+    ...(minute && { lastMinute: { ...minute, t: Number(minute.t) } }),
+    ...(day && { session: { o: day.o, h: day.h, l: day.l, c: day.c, v: day.v, date } }),
+    ...(oi && { openInterest: oi.open_interest }),
+  };
+}
