@@ -12,6 +12,7 @@ import {
   splitBounds,
 } from '../dates/split-date-range.js';
 import { isTimeZone } from '../dates/time-zone.js';
+import { type BarColumns, concatColumns, reverseColumns, sortColumnsByT, toColumns } from './bar-columns.js';
 import { AbortError, InvalidParameterError } from './errors.js';
 import { onAbort } from './on-abort.js';
 import type { DateInput } from './operation.js';
@@ -114,7 +115,23 @@ export function failedChunkOf(error: unknown): FailedChunk | undefined {
  *
  * @throws InvalidParameterError for invalid bounds, timespan, time zone, multiplier or concurrency.
  */
-export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<FullRangeBar[]> {
+export function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<FullRangeBar[]> {
+  return fetchMerged(req, fetchChunk, false) as Promise<FullRangeBar[]>;
+}
+
+/**
+ * {@link fetchFullRange} returning the same bars as {@link BarColumns}: each chunk's bars are turned
+ * into columns as it arrives, so the bar objects of the whole range are never held at once.
+ */
+export function fetchFullRangeColumns(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<BarColumns> {
+  return fetchMerged(req, fetchChunk, true) as Promise<BarColumns>;
+}
+
+async function fetchMerged(
+  req: FullRangeRequest,
+  fetchChunk: FetchChunk,
+  columnar: boolean,
+): Promise<FullRangeBar[] | BarColumns> {
   const chunks = planChunks(req);
   const semaphore = new Semaphore(req.runParallel ? req.maxConcurrentWorkers : 1, 'maxConcurrentWorkers');
   const { log, signal } = req;
@@ -182,7 +199,7 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     }
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
     if (!increasing) own = firstOfEachT(own);
-    received[index] = { own, strays };
+    received[index] = { own: columnar ? toColumns(own) : own, strays };
     // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
     barsOwned += own.length;
   };
@@ -230,6 +247,11 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     unsubscribe?.();
   }
 
+  if (columnar) {
+    const columns = mergeColumns(received);
+    req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: columns.length });
+    return req.sort === 'desc' ? reverseColumns(columns) : columns;
+  }
   const bars = mergeChunks(received);
   req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: bars.length });
   return req.sort === 'desc' ? bars.reverse() : bars;
@@ -237,8 +259,11 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
 
 /** A chunk's bars inside the requested range, split by whether their `t` is in the chunk's own range. */
 interface ChunkBars {
-  /** At `t`s of the chunk's own range: ascending, each `t` once (the first the chunk answered). */
-  own: readonly FullRangeBar[];
+  /**
+   * At `t`s of the chunk's own range: ascending, each `t` once (the first the chunk answered); as
+   * columns with `columnar`.
+   */
+  own: readonly FullRangeBar[] | BarColumns;
   /** Elsewhere in the requested range (a week or month window that starts before the chunk), as answered. */
   strays: readonly FullRangeBar[];
 }
@@ -250,7 +275,7 @@ interface ChunkBars {
  */
 function mergeChunks(received: readonly (ChunkBars | undefined)[]): FullRangeBar[] {
   const out: FullRangeBar[] = [];
-  for (const chunk of received) if (chunk) for (const bar of chunk.own) out.push(bar);
+  for (const chunk of received) if (chunk) for (const bar of chunk.own as FullRangeBar[]) out.push(bar);
   if (!received.some((chunk) => chunk && chunk.strays.length > 0)) return out;
   const taken = new Set(out.map((bar) => bar.t));
   for (const chunk of received) {
@@ -261,6 +286,25 @@ function mergeChunks(received: readonly (ChunkBars | undefined)[]): FullRangeBar
     }
   }
   return out.sort((a, b) => a.t - b.t);
+}
+
+/** {@link mergeChunks} over chunks whose own bars are columns: the same bars, as columns. */
+function mergeColumns(received: (ChunkBars | undefined)[]): BarColumns {
+  const parts: BarColumns[] = [];
+  for (const chunk of received) if (chunk) parts.push(chunk.own as BarColumns);
+  const strays = received.flatMap((chunk) => (chunk ? [...chunk.strays] : []));
+  // Nothing else refers to the chunks: their columns are let go while the result is built.
+  received.fill(undefined);
+  if (strays.length === 0) return concatColumns(parts);
+  const taken = new Set<number>();
+  for (const part of parts) for (const t of part.t) taken.add(t);
+  const extra: FullRangeBar[] = [];
+  for (const bar of strays) {
+    if (taken.has(bar.t)) continue;
+    taken.add(bar.t);
+    extra.push(bar);
+  }
+  return sortColumnsByT(concatColumns([...parts, toColumns(extra)]));
 }
 
 /** `bars` ordered by `t` (a stable sort), keeping the first bar of each `t`. */
