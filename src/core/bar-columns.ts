@@ -56,6 +56,78 @@ export function toColumns(bars: readonly FullRangeBar[]): BarColumns {
 }
 
 /**
+ * Columns that grow as bars are appended, without copying what they hold: each column sits in a
+ * resizable `ArrayBuffer` that reserves address space for `maxBars` bars and takes memory only as it
+ * grows. Past `maxBars` (a server answering more bars than the range has room for), the columns move
+ * to a larger reservation.
+ */
+export class ColumnsBuilder {
+  #length = 0;
+  #buffers: ResizableBuffer[];
+  #views: Float64Array[];
+  #maxBars: number;
+
+  /** @param maxBars - The most bars expected (a bound of the range); more are still taken. */
+  constructor(maxBars: number) {
+    this.#maxBars = Math.min(Math.max(1024, Math.ceil(maxBars)), MAX_RESERVED_BARS);
+    this.#buffers = BAR_COLUMN_FIELDS.map(() => reserve(this.#maxBars));
+    this.#views = this.#buffers.map((buffer) => new Float64Array(buffer));
+  }
+
+  /** Bars appended so far. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Appends the bars of `part` after those already held. */
+  append(part: BarColumns): void {
+    const length = this.#length + part.length;
+    if (length > this.#maxBars) this.#move(Math.min(Math.max(length, this.#maxBars * 2), MAX_RESERVED_BARS));
+    BAR_COLUMN_FIELDS.forEach((field, k) => {
+      (this.#buffers[k] as ResizableBuffer).resize(length * 8);
+      (this.#views[k] as Float64Array).set(part[field], this.#length);
+    });
+    this.#length = length;
+  }
+
+  /** The columns, `length` elements each (views over the builder's buffers, no copy). */
+  finish(): BarColumns {
+    const out = { length: this.#length } as BarColumns;
+    BAR_COLUMN_FIELDS.forEach((field, k) => {
+      out[field] = new Float64Array(this.#buffers[k] as ResizableBuffer, 0, this.#length);
+    });
+    return out;
+  }
+
+  #move(maxBars: number): void {
+    if (maxBars <= this.#length) throw new RangeError(`More than ${MAX_RESERVED_BARS} bars in one result`);
+    this.#maxBars = maxBars;
+    this.#buffers = this.#buffers.map((old) => {
+      const buffer = reserve(maxBars);
+      buffer.resize(old.byteLength);
+      new Float64Array(buffer).set(new Float64Array(old));
+      return buffer;
+    });
+    this.#views = this.#buffers.map((buffer) => new Float64Array(buffer));
+  }
+}
+
+/** The most bars one column's reservation holds (4 GiB of address space). */
+const MAX_RESERVED_BARS = 2 ** 29;
+
+/** A resizable `ArrayBuffer` (ES2024; Node 20 has it, the TypeScript lib in use does not yet). */
+type ResizableBuffer = ArrayBuffer & { resize(byteLength: number): void };
+
+function reserve(bars: number): ResizableBuffer {
+  return new (
+    ArrayBuffer as unknown as new (
+      length: number,
+      options: { maxByteLength: number },
+    ) => ResizableBuffer
+  )(0, { maxByteLength: bars * 8 });
+}
+
+/**
  * `parts` one after the other. Each part's columns are let go as soon as they are copied (the part is
  * left empty), so that at most one column is held twice while the result is built.
  */
@@ -94,6 +166,18 @@ export function sortColumnsByT(columns: BarColumns): BarColumns {
 export function reverseColumns(columns: BarColumns): BarColumns {
   for (const field of BAR_COLUMN_FIELDS) columns[field].reverse();
   return columns;
+}
+
+/** The bars of `columns` as objects, one at a time; a field that is `NaN` is left out. */
+export function* barsOfColumns(columns: BarColumns): Generator<Record<BarColumnField, number>> {
+  for (let i = 0; i < columns.length; i++) {
+    const bar = {} as Record<BarColumnField, number>;
+    for (const field of BAR_COLUMN_FIELDS) {
+      const value = columns[field][i] as number;
+      if (!Number.isNaN(value)) bar[field] = value;
+    }
+    yield bar;
+  }
 }
 
 /** Whether `value` has the shape of {@link BarColumns}. */

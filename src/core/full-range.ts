@@ -12,7 +12,14 @@ import {
   splitBounds,
 } from '../dates/split-date-range.js';
 import { isTimeZone } from '../dates/time-zone.js';
-import { type BarColumns, concatColumns, reverseColumns, sortColumnsByT, toColumns } from './bar-columns.js';
+import {
+  type BarColumns,
+  ColumnsBuilder,
+  concatColumns,
+  reverseColumns,
+  sortColumnsByT,
+  toColumns,
+} from './bar-columns.js';
 import { AbortError, InvalidParameterError } from './errors.js';
 import { onAbort } from './on-abort.js';
 import type { DateInput } from './operation.js';
@@ -147,6 +154,10 @@ async function fetchMerged(
   const received: (ChunkBars | undefined)[] = new Array(chunks.length);
   let barsOwned = 0;
   let chunksDone = 0;
+  // Columnar: each chunk's columns join the result as soon as the chunks before it have, so the result
+  // grows in place and the chunks' own columns are let go at once (see ColumnsBuilder).
+  const builder = columnar ? new ColumnsBuilder(maxBarsIn(rangeStart, rangeEnd, req)) : undefined;
+  let appended = 0;
 
   // Settling early (a chunk failed, or the caller aborted) aborts `stop`, which cancels every chunk still
   // in flight; whatever those chunks answer or throw afterwards is ignored.
@@ -200,6 +211,12 @@ async function fetchMerged(
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
     if (!increasing) own = firstOfEachT(own);
     received[index] = { own: columnar ? toColumns(own) : own, strays };
+    if (builder) {
+      for (let next = received[appended]; next; next = received[appended]) {
+        builder.append(next.own as BarColumns);
+        received[appended++] = { own: NO_COLUMNS, strays: next.strays };
+      }
+    }
     // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
     barsOwned += own.length;
   };
@@ -247,8 +264,8 @@ async function fetchMerged(
     unsubscribe?.();
   }
 
-  if (columnar) {
-    const columns = mergeColumns(received);
+  if (builder) {
+    const columns = withStrays(builder.finish(), received);
     req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: columns.length });
     return req.sort === 'desc' ? reverseColumns(columns) : columns;
   }
@@ -288,23 +305,42 @@ function mergeChunks(received: readonly (ChunkBars | undefined)[]): FullRangeBar
   return out.sort((a, b) => a.t - b.t);
 }
 
-/** {@link mergeChunks} over chunks whose own bars are columns: the same bars, as columns. */
-function mergeColumns(received: (ChunkBars | undefined)[]): BarColumns {
-  const parts: BarColumns[] = [];
-  for (const chunk of received) if (chunk) parts.push(chunk.own as BarColumns);
+/**
+ * The merged columns of every chunk's own bars, plus the stray bars at `t`s no chunk owns a bar at (the
+ * earliest chunk's first), as {@link mergeChunks} has it.
+ */
+function withStrays(columns: BarColumns, received: readonly (ChunkBars | undefined)[]): BarColumns {
   const strays = received.flatMap((chunk) => (chunk ? [...chunk.strays] : []));
-  // Nothing else refers to the chunks: their columns are let go while the result is built.
-  received.fill(undefined);
-  if (strays.length === 0) return concatColumns(parts);
-  const taken = new Set<number>();
-  for (const part of parts) for (const t of part.t) taken.add(t);
+  if (strays.length === 0) return columns;
+  const taken = new Set<number>(columns.t);
   const extra: FullRangeBar[] = [];
   for (const bar of strays) {
     if (taken.has(bar.t)) continue;
     taken.add(bar.t);
     extra.push(bar);
   }
-  return sortColumnsByT(concatColumns([...parts, toColumns(extra)]));
+  return sortColumnsByT(concatColumns([columns, toColumns(extra)]));
+}
+
+const NO_COLUMNS = toColumns([]);
+
+/** Shortest window of each timespan in ms (a day of 23 hours at a DST change, a month of 28 days). */
+const SHORTEST_WINDOW_MS: Readonly<Record<string, number>> = {
+  second: 1000,
+  minute: 60_000,
+  min: 60_000,
+  hour: 3_600_000,
+  day: 23 * 3_600_000,
+  week: 7 * 86_400_000 - 3_600_000,
+  month: 28 * 86_400_000 - 3_600_000,
+  quarter: 89 * 86_400_000 - 3_600_000,
+  year: 365 * 86_400_000 - 3_600_000,
+};
+
+/** The most bars at distinct window starts that [start, end) has room for: what the columns reserve. */
+function maxBarsIn(start: number, end: number, req: FullRangeRequest): number {
+  const window = (SHORTEST_WINDOW_MS[req.timespan] ?? 1000) * req.multiplier;
+  return Math.floor((end - start) / window) + 2;
 }
 
 /** `bars` ordered by `t` (a stable sort), keeping the first bar of each `t`. */
