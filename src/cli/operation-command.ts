@@ -112,7 +112,7 @@ function operationCommand(
         if (typeof fn !== 'function') throw new Error(`${family.name} client has no method ${method}`);
         const result = await fn.call(client, ...positional, callOptions);
         progress?.done();
-        ctx.print(result, family.timeZone);
+        await ctx.print(result, family.timeZone);
       } finally {
         progress?.done();
         await (client as unknown as { close(): Promise<void> }).close();
