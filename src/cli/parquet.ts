@@ -65,8 +65,8 @@ function caseDistinct(items: readonly unknown[]): Iterable<unknown> {
   const collect = (value: unknown, path: string) => {
     if (Array.isArray(value)) for (const v of value) collect(v, `${path}[]`);
     else if (isRecord(value)) {
-      let keys = keysAt.get(path);
-      if (!keys) keysAt.set(path, (keys = new Set()));
+      const keys = keysAt.get(path) ?? new Set<string>();
+      keysAt.set(path, keys);
       for (const [k, v] of Object.entries(value)) {
         keys.add(k);
         collect(v, `${path}.${k}`);
@@ -82,7 +82,8 @@ function caseDistinct(items: readonly unknown[]): Iterable<unknown> {
       if (group.length < 2) continue;
       const renamed = renames.get(path) ?? new Map<string, string>();
       renames.set(path, renamed);
-      group.sort((a, b) => (a < b ? 1 : -1)).forEach((k, i) => i > 0 && renamed.set(k, k + '_'.repeat(i)));
+      group.sort((a, b) => (a < b ? 1 : -1));
+      for (let i = 1; i < group.length; i++) renamed.set(group[i] as string, `${group[i]}${'_'.repeat(i)}`);
     }
   }
   if (renames.size === 0) return items;
