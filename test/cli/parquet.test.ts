@@ -139,6 +139,12 @@ describe('--output parquet', () => {
     );
   });
 
+  test('--columnar without --full-range is a usage error naming both', async () => {
+    const r = await runBin(['stocks', 'get-aggregate-bars', 'SPY', '2013-10-07', '2013-10-07', '--columnar']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--columnar.*--full-range/);
+  });
+
   test('Parquet to a terminal is refused before any request', async () => {
     const r = await runOnTty(
       `node dist/cli/main.js stocks get-last-trade SPY --base-url http://127.0.0.1:9 --output parquet`,
