@@ -323,6 +323,39 @@ async function main(): Promise<void> {
         );
       }
 
+      if (wanted('5c')) {
+        log('5c. a million bars as columns (columnar: true) beside bar objects: peak RSS, bytes a bar held');
+        type Memory = { bars: number; peakRssMiB: number; rssBeforeMiB: number; bytesPerBar: number };
+        const memory: Record<string, Memory> = {};
+        for (const form of ['objects', 'columnar'] as const) {
+          memory[form] = await runJson<Memory>([
+            '--expose-gc',
+            '--import',
+            'tsx',
+            join(root, 'bench', 'merge-memory.ts'),
+            url,
+            FOUR_YEARS[0],
+            FOUR_YEARS[1],
+            form,
+          ]);
+        }
+        extra.columnarMemory = memory;
+        const columns = memory.columnar as Memory;
+        const objects = memory.objects as Memory;
+        rows.push({
+          benchmark: `5c. peak RSS, full range of ${columns.bars} bars, columnar vs objects`,
+          contender: 'columnar',
+          baseline: 'objects',
+          value: columns.peakRssMiB,
+          baselineValue: objects.peakRssMiB,
+          unit: 'MiB',
+          ratio: columns.peakRssMiB / objects.peakRssMiB,
+          target: '≤ 200 MiB peak, ≤ 64 B a bar held',
+          met: columns.peakRssMiB <= 200 && columns.bytesPerBar <= 64,
+          note: `bytes a bar held: ${columns.bytesPerBar.toFixed(1)} vs ${objects.bytesPerBar.toFixed(1)}; RSS before the call ${columns.rssBeforeMiB.toFixed(0)} vs ${objects.rssBeforeMiB.toFixed(0)} MiB`,
+        });
+      }
+
       if (wanted('4b')) {
         log('4b. requests per second: small routes vs a bare route with a body of the same size');
         const bare = await server('bare', '');

@@ -4,6 +4,7 @@
  */
 
 export * from './clients/index.js';
+export { BAR_COLUMN_FIELDS, type BarColumnField, type BarColumns } from './core/bar-columns.js';
 export {
   type AnyPage,
   BaseClient,

@@ -53,9 +53,15 @@ export interface CommandInput {
 export const GLOBAL_OPTIONS: readonly OptionDef[] = [
   {
     name: 'output',
-    type: 'table|json|csv|ndjson',
+    type: 'table|json|csv|ndjson|parquet',
     default: 'table on a terminal, else json',
-    doc: 'Output format (-o).',
+    doc: 'Output format (-o); parquet (binary) needs --out or a redirected output.',
+  },
+  {
+    name: 'out',
+    type: 'file',
+    default: 'standard output',
+    doc: 'Write the result to this file instead.',
   },
   {
     name: 'columns',

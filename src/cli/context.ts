@@ -1,6 +1,12 @@
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { maskKey } from '../core/mask-key.js';
-import { type OutputFormat, parseColumns, render, resolveOutputFormat } from './output.js';
+import { type OutputFormat, parquetItems, parseColumns, render, resolveOutputFormat } from './output.js';
+import { writeParquet } from './parquet.js';
 import { Progress } from './progress.js';
+import { UsageError } from './usage-error.js';
 
 /** Where a command writes and what it knows of its surroundings. */
 export interface CliStreams {
@@ -27,6 +33,8 @@ export class CliContext {
   /** Columns of tables and CSV (`--columns`); undefined: every column. */
   readonly select: readonly string[] | undefined;
   readonly quiet: boolean;
+  /** Where results go (`--out`); undefined: standard output. */
+  readonly outFile: string | undefined;
   readonly connection: Connection;
   readonly #secrets: string[];
 
@@ -35,6 +43,7 @@ export class CliContext {
     options: {
       output?: string | undefined;
       columns?: string | undefined;
+      out?: string | undefined;
       quiet: boolean;
       baseUrl?: string | undefined;
       apiKey?: string | undefined;
@@ -43,6 +52,14 @@ export class CliContext {
     this.output = resolveOutputFormat(options.output, streams.stdout.isTTY === true);
     this.select = parseColumns(options.columns);
     this.quiet = options.quiet;
+    if (options.out === '') throw new UsageError('Invalid --out: ""; expected a file path');
+    this.outFile = options.out;
+    // Checked before any request: nothing is fetched for an answer that cannot be written.
+    if (this.output === 'parquet' && this.outFile === undefined && streams.stdout.isTTY === true) {
+      throw new UsageError(
+        'Invalid --output parquet: Parquet is binary and standard output is a terminal; give --out FILE or redirect the output',
+      );
+    }
     const env = streams.env;
     const apiKey = options.apiKey ?? env.MASSIVE_API_KEY ?? env.POLYGON_API_KEY;
     this.connection = { baseUrl: options.baseUrl ?? env.MDQ_BASE_URL, apiKey: apiKey || undefined };
@@ -64,9 +81,28 @@ export class CliContext {
     this.streams.stdout.write(this.redact(text));
   }
 
-  /** Writes a result to standard output in the chosen format (and columns), times in `timeZone`. */
-  print(value: unknown, timeZone: string): void {
-    this.out(render(value, this.output, { timeZone, columns: this.columns, select: this.select }));
+  /**
+   * Writes a result in the chosen format (and columns), times in `timeZone`, to `--out` or standard
+   * output. Parquet holds the items of the result (see `writeParquet`).
+   */
+  async print(value: unknown, timeZone: string): Promise<void> {
+    if (this.output === 'parquet') return this.#printParquet(value);
+    const text = render(value, this.output, { timeZone, columns: this.columns, select: this.select });
+    if (this.outFile === undefined) this.out(text);
+    else writeFileSync(this.outFile, this.redact(text));
+  }
+
+  async #printParquet(value: unknown): Promise<void> {
+    if (this.outFile !== undefined) return writeParquet(parquetItems(value), this.outFile);
+    // DuckDB writes files: a file of our own, then its bytes to standard output (a pipe or a file).
+    const dir = mkdtempSync(join(tmpdir(), 'mdq-out-'));
+    try {
+      const file = join(dir, 'result.parquet');
+      await writeParquet(parquetItems(value), file);
+      await pipeline(createReadStream(file), this.streams.stdout, { end: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /** Writes a note line to standard error, unless `--quiet`. */

@@ -7,6 +7,7 @@ import type { ClientFamily } from './families.js';
 import { groupFlags, groupFlagValues } from './group-flags.js';
 import { parseParamValue, typeLabel } from './param-values.js';
 import type { Progress } from './progress.js';
+import { UsageError } from './usage-error.js';
 
 function paramOption(p: ParamSpec): OptionDef {
   return {
@@ -89,6 +90,9 @@ function operationCommand(
       let progress: Progress | undefined;
       const fullRange =
         variant.fullRangeImplied === true || (op.fullRange === true && flagOption(input, 'full-range'));
+      if (op.fullRange === true && !fullRange && flagOption(input, 'columnar')) {
+        throw new UsageError('Invalid --columnar: columns hold a full range; add --full-range');
+      }
       if (fullRange) {
         Object.assign(callOptions, groupFlagValues(fullRangeOptionGroup, input));
         progress = ctx.progress(`${String(positional[0])} bars`);
@@ -112,7 +116,7 @@ function operationCommand(
         if (typeof fn !== 'function') throw new Error(`${family.name} client has no method ${method}`);
         const result = await fn.call(client, ...positional, callOptions);
         progress?.done();
-        ctx.print(result, family.timeZone);
+        await ctx.print(result, family.timeZone);
       } finally {
         progress?.done();
         await (client as unknown as { close(): Promise<void> }).close();

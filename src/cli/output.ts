@@ -1,10 +1,11 @@
+import { BAR_COLUMN_FIELDS, barsOfColumns, isBarColumns } from '../core/bar-columns.js';
 import { stringifyJson } from '../core/json.js';
 import { columnsOf, itemsOf, type Row, rowsOf } from '../table/rows.js';
 import { scalarText, table } from '../table/table.js';
 import { UsageError } from './usage-error.js';
 
 /** The output formats of `--output`. */
-export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'ndjson'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'ndjson', 'parquet'] as const;
 /** One of {@link OUTPUT_FORMATS}. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -34,7 +35,10 @@ export interface RenderOptions {
  * readable times.
  */
 export function render(value: unknown, format: OutputFormat, options: RenderOptions): string {
-  if (format === 'json') return `${stringifyJson(value, 2)}\n`;
+  if (format === 'parquet') throw new Error('Parquet is binary: written by writeParquet, not rendered');
+  if (format === 'json') return `${stringifyJson(plainColumns(value), 2)}\n`;
+  // Columnar bars are printed as the bars they hold in every format but JSON.
+  if (isBarColumns(value)) return render([...barsOfColumns(value)], format, options);
   // One JSON line per item, as the response holds it: nested objects and lists stay JSON.
   if (format === 'ndjson')
     return itemsOf(value)
@@ -44,6 +48,21 @@ export function render(value: unknown, format: OutputFormat, options: RenderOpti
   const cols = selectColumns(columnsOf(rows), options.select);
   if (format === 'csv') return csv(rows, cols);
   return table(rows, options.timeZone, cols);
+}
+
+/** Columnar bars as JSON can hold them: `length` and one array per field (`NaN` as `null`). */
+function plainColumns(value: unknown): unknown {
+  if (!isBarColumns(value)) return value;
+  const out: Record<string, unknown> = { length: value.length };
+  for (const field of BAR_COLUMN_FIELDS) {
+    out[field] = Array.from(value[field], (v) => (Number.isNaN(v) ? null : v));
+  }
+  return out;
+}
+
+/** The items of a result as Parquet rows: bars for columnar bars, else the items tables show. */
+export function parquetItems(value: unknown): Iterable<unknown> {
+  return isBarColumns(value) ? barsOfColumns(value) : itemsOf(value);
 }
 
 /** `--columns a,b,c` as a list of names. */

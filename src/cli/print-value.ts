@@ -4,8 +4,8 @@ import type { CliContext } from './context.js';
  * Prints a helper's result: a plain string as one line in a table (so `$(mdq symbols build ...)`
  * reads naturally), anything else in the chosen format.
  */
-export function printValue(ctx: CliContext, value: unknown, timeZone = 'UTC'): void {
-  if (typeof value === 'string' && ctx.output !== 'json') {
+export async function printValue(ctx: CliContext, value: unknown, timeZone = 'UTC'): Promise<void> {
+  if (typeof value === 'string' && ctx.output !== 'json' && ctx.output !== 'parquet') {
     ctx.out(
       ctx.output === 'csv'
         ? `value\n${value}\n`
@@ -15,5 +15,5 @@ export function printValue(ctx: CliContext, value: unknown, timeZone = 'UTC'): v
     );
     return;
   }
-  ctx.print(value, timeZone);
+  await ctx.print(value, timeZone);
 }

@@ -120,6 +120,7 @@ export async function runCli(argv: readonly string[], streams: CliStreams): Prom
     ctx = new CliContext(streams, {
       output: last('output'),
       columns: last('columns'),
+      out: last('out'),
       quiet: last('quiet') === 'true',
       baseUrl: last('base-url'),
       apiKey: last('api-key'),

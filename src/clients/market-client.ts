@@ -47,13 +47,18 @@ export abstract class MarketClient<Ops extends MarketOperations> extends BaseCli
     return this.call(this.ops.getAggregateBars, [this.symbol(symbol, 'symbol'), fromDate, toDate], options);
   }
 
-  /** Every bar of a range as one list (the SPEC's full-range operation); timespan defaults to minute. */
-  getFullRangeAggregateBars(
+  /**
+   * Every bar of a range as one list (the SPEC's full-range operation); timespan defaults to minute.
+   * With `columnar: true`, the bars as `BarColumns`.
+   */
+  getFullRangeAggregateBars<
+    const O extends Omit<CallOptions<Ops['getAggregateBars']>, 'fullRange' | 'limit' | 'rawResponse'>,
+  >(
     symbol: string,
     fromDate: Date | string | number,
     toDate: Date | string | number,
-    options?: Omit<CallOptions<Ops['getAggregateBars']>, 'fullRange' | 'limit' | 'rawResponse'>,
-  ): Promise<Aggregate[]> {
+    options?: O,
+  ): Call<AggregatesResponse, O & { fullRange: true }, Aggregate, { fullRange: true }> {
     return this.call(this.ops.getAggregateBars, [this.symbol(symbol, 'symbol'), fromDate, toDate], {
       timespan: 'minute',
       ...options,

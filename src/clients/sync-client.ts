@@ -25,13 +25,17 @@ export type SyncResult<R, O, Bar = FullRangeBar> = SyncValue<Result<R, O, Bar>>;
  */
 export type SyncMethod<F> = F extends (...args: infer A) => infer Ret
   ? typeof resultTypes extends keyof Ret
-    ? NonNullable<Ret[typeof resultTypes & keyof Ret]> extends { response: infer R; bar: infer Bar }
+    ? NonNullable<Ret[typeof resultTypes & keyof Ret]> extends {
+        response: infer R;
+        bar: infer Bar;
+        implied: infer Implied;
+      }
       ? Required<A> extends [...infer Lead, infer Options]
         ? Ret extends AsyncIterable<infer Item>
           ? <const O extends Options>(
               ...args: [...Lead, options?: O]
-            ) => SyncPaged<SyncResult<R, O, Bar>, R, Item>
-          : <const O extends Options>(...args: [...Lead, options?: O]) => SyncResult<R, O, Bar>
+            ) => SyncPaged<SyncResult<R, O & Implied, Bar>, R, Item>
+          : <const O extends Options>(...args: [...Lead, options?: O]) => SyncResult<R, O & Implied, Bar>
         : never
       : never
     : (...args: A) => SyncValue<Awaited<Ret>>

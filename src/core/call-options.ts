@@ -127,6 +127,13 @@ export const fullRangeOptionGroup = defineOptionGroup({
       doc: 'Smaller chunks, for heavily traded symbols.',
     },
     {
+      name: 'columnar',
+      type: o.boolean(),
+      default: false,
+      cli: true,
+      doc: 'With fullRange: return the bars as columns (one Float64Array per field: t o h l c v vw n, plus length) instead of bar objects; far less memory for long ranges. A field a bar lacks is NaN.',
+    },
+    {
       name: 'onProgress',
       type: o.function<(progress: FullRangeProgress) => void>(),
       doc: 'Called after each chunk: chunks done, chunks in all, bars so far.',

@@ -1,3 +1,4 @@
+import type { BarColumns } from './bar-columns.js';
 import {
   type FullRangeOptions,
   fullRangeOptionGroup,
@@ -14,7 +15,7 @@ import {
   resolveClientOptions,
 } from './client-options.js';
 import { DecodeError, InvalidParameterError, MdqError } from './errors.js';
-import { type FullRangeBar, fetchFullRange } from './full-range.js';
+import { type FullRangeBar, fetchFullRange, fetchFullRangeColumns } from './full-range.js';
 import { parseJson } from './json.js';
 import type { OperationSpec, ParamOptions } from './operation.js';
 import { groupKeys, validateGroup } from './option-group.js';
@@ -39,7 +40,9 @@ export type CallOptions<O extends OperationSpec> = ParamOptions<O> &
 
 /** What an operation resolves to for the given options. */
 export type Result<R, O, Bar = FullRangeBar> = O extends { fullRange: true }
-  ? Bar[]
+  ? O extends { columnar: true }
+    ? BarColumns
+    : Bar[]
   : O extends { allPages: true }
     ? O extends { mergeAllPages: false }
       ? O extends { rawPageResponses: true }
@@ -59,12 +62,16 @@ export declare const resultTypes: unique symbol;
  * mapped type does), the synchronous client still derives its result from the options with
  * {@link Result}.
  */
-export interface ResultTypes<R, Bar> {
-  readonly [resultTypes]?: { response: R; bar: Bar };
+export interface ResultTypes<R, Bar, Implied = unknown> {
+  readonly [resultTypes]?: { response: R; bar: Bar; implied: Implied };
 }
 
-/** What a non-paged operation returns for the options `O`: a promise of {@link Result}. */
-export type Call<R, O, Bar = FullRangeBar> = Promise<Result<R, O, Bar>> & ResultTypes<R, Bar>;
+/**
+ * What a non-paged operation returns for the options `O`: a promise of {@link Result}. `Implied` are
+ * options the method sets itself (`fullRange: true`), for the synchronous client's result type.
+ */
+export type Call<R, O, Bar = FullRangeBar, Implied = unknown> = Promise<Result<R, O, Bar>> &
+  ResultTypes<R, Bar, Implied>;
 
 /** What an operation paged by `next_url` returns for the options `O`; `Item` is what `for await` yields. */
 export type PagedCall<R, O, Item, Bar = FullRangeBar> = PagePromise<Result<R, O, Bar>, Item> &
@@ -118,6 +125,13 @@ export abstract class BaseClient {
     validateGroup(requestOptionGroup, opts);
     if (op.fullRange) validateGroup(fullRangeOptionGroup, opts);
     if (op.paging === 'next_url') validateGroup(paginationOptionGroup, opts);
+    if (op.fullRange && opts.columnar === true && opts.fullRange !== true) {
+      throw new InvalidParameterError(
+        'columnar',
+        true,
+        'only with fullRange: true (columns hold a full range)',
+      );
+    }
     if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
     if (op.paging !== 'next_url') return this.#single(built.target, opts);
     return new PagePromise(
@@ -218,7 +232,8 @@ export abstract class BaseClient {
     const sort = (params.sort as 'asc' | 'desc' | undefined) ?? 'asc';
     const info = opts.info !== false;
     const warnings = opts.warnings !== false;
-    return fetchFullRange(
+    const fetch = opts.columnar === true ? fetchFullRangeColumns : fetchFullRange;
+    return fetch(
       {
         from: from as never,
         to: to as never,

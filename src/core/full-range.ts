@@ -12,6 +12,14 @@ import {
   splitBounds,
 } from '../dates/split-date-range.js';
 import { isTimeZone } from '../dates/time-zone.js';
+import {
+  type BarColumns,
+  ColumnsBuilder,
+  concatColumns,
+  reverseColumns,
+  sortColumnsByT,
+  toColumns,
+} from './bar-columns.js';
 import { AbortError, InvalidParameterError } from './errors.js';
 import { onAbort } from './on-abort.js';
 import type { DateInput } from './operation.js';
@@ -114,7 +122,23 @@ export function failedChunkOf(error: unknown): FailedChunk | undefined {
  *
  * @throws InvalidParameterError for invalid bounds, timespan, time zone, multiplier or concurrency.
  */
-export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<FullRangeBar[]> {
+export function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<FullRangeBar[]> {
+  return fetchMerged(req, fetchChunk, false) as Promise<FullRangeBar[]>;
+}
+
+/**
+ * {@link fetchFullRange} returning the same bars as {@link BarColumns}: each chunk's bars are turned
+ * into columns as it arrives, so the bar objects of the whole range are never held at once.
+ */
+export function fetchFullRangeColumns(req: FullRangeRequest, fetchChunk: FetchChunk): Promise<BarColumns> {
+  return fetchMerged(req, fetchChunk, true) as Promise<BarColumns>;
+}
+
+async function fetchMerged(
+  req: FullRangeRequest,
+  fetchChunk: FetchChunk,
+  columnar: boolean,
+): Promise<FullRangeBar[] | BarColumns> {
   const chunks = planChunks(req);
   const semaphore = new Semaphore(req.runParallel ? req.maxConcurrentWorkers : 1, 'maxConcurrentWorkers');
   const { log, signal } = req;
@@ -130,6 +154,10 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
   const received: (ChunkBars | undefined)[] = new Array(chunks.length);
   let barsOwned = 0;
   let chunksDone = 0;
+  // Columnar: each chunk's columns join the result as soon as the chunks before it have, so the result
+  // grows in place and the chunks' own columns are let go at once (see ColumnsBuilder).
+  const builder = columnar ? new ColumnsBuilder(maxBarsIn(rangeStart, rangeEnd, req)) : undefined;
+  let appended = 0;
 
   // Settling early (a chunk failed, or the caller aborted) aborts `stop`, which cancels every chunk still
   // in flight; whatever those chunks answer or throw afterwards is ignored.
@@ -182,7 +210,13 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     }
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
     if (!increasing) own = firstOfEachT(own);
-    received[index] = { own, strays };
+    received[index] = { own: columnar ? toColumns(own) : own, strays };
+    if (builder) {
+      for (let next = received[appended]; next; next = received[appended]) {
+        builder.append(next.own as BarColumns);
+        received[appended++] = { own: NO_COLUMNS, strays: next.strays };
+      }
+    }
     // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
     barsOwned += own.length;
   };
@@ -230,6 +264,11 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
     unsubscribe?.();
   }
 
+  if (builder) {
+    const columns = withStrays(builder.finish(), received);
+    req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: columns.length });
+    return req.sort === 'desc' ? reverseColumns(columns) : columns;
+  }
   const bars = mergeChunks(received);
   req.onProgress?.({ chunksDone, chunksTotal: chunks.length, bars: bars.length });
   return req.sort === 'desc' ? bars.reverse() : bars;
@@ -237,8 +276,11 @@ export async function fetchFullRange(req: FullRangeRequest, fetchChunk: FetchChu
 
 /** A chunk's bars inside the requested range, split by whether their `t` is in the chunk's own range. */
 interface ChunkBars {
-  /** At `t`s of the chunk's own range: ascending, each `t` once (the first the chunk answered). */
-  own: readonly FullRangeBar[];
+  /**
+   * At `t`s of the chunk's own range: ascending, each `t` once (the first the chunk answered); as
+   * columns with `columnar`.
+   */
+  own: readonly FullRangeBar[] | BarColumns;
   /** Elsewhere in the requested range (a week or month window that starts before the chunk), as answered. */
   strays: readonly FullRangeBar[];
 }
@@ -250,7 +292,7 @@ interface ChunkBars {
  */
 function mergeChunks(received: readonly (ChunkBars | undefined)[]): FullRangeBar[] {
   const out: FullRangeBar[] = [];
-  for (const chunk of received) if (chunk) for (const bar of chunk.own) out.push(bar);
+  for (const chunk of received) if (chunk) for (const bar of chunk.own as FullRangeBar[]) out.push(bar);
   if (!received.some((chunk) => chunk && chunk.strays.length > 0)) return out;
   const taken = new Set(out.map((bar) => bar.t));
   for (const chunk of received) {
@@ -261,6 +303,44 @@ function mergeChunks(received: readonly (ChunkBars | undefined)[]): FullRangeBar
     }
   }
   return out.sort((a, b) => a.t - b.t);
+}
+
+/**
+ * The merged columns of every chunk's own bars, plus the stray bars at `t`s no chunk owns a bar at (the
+ * earliest chunk's first), as {@link mergeChunks} has it.
+ */
+function withStrays(columns: BarColumns, received: readonly (ChunkBars | undefined)[]): BarColumns {
+  const strays = received.flatMap((chunk) => (chunk ? [...chunk.strays] : []));
+  if (strays.length === 0) return columns;
+  const taken = new Set<number>(columns.t);
+  const extra: FullRangeBar[] = [];
+  for (const bar of strays) {
+    if (taken.has(bar.t)) continue;
+    taken.add(bar.t);
+    extra.push(bar);
+  }
+  return sortColumnsByT(concatColumns([columns, toColumns(extra)]));
+}
+
+const NO_COLUMNS = toColumns([]);
+
+/** Shortest window of each timespan in ms (a day of 23 hours at a DST change, a month of 28 days). */
+const SHORTEST_WINDOW_MS: Readonly<Record<string, number>> = {
+  second: 1000,
+  minute: 60_000,
+  min: 60_000,
+  hour: 3_600_000,
+  day: 23 * 3_600_000,
+  week: 7 * 86_400_000 - 3_600_000,
+  month: 28 * 86_400_000 - 3_600_000,
+  quarter: 89 * 86_400_000 - 3_600_000,
+  year: 365 * 86_400_000 - 3_600_000,
+};
+
+/** The most bars at distinct window starts that [start, end) has room for: what the columns reserve. */
+function maxBarsIn(start: number, end: number, req: FullRangeRequest): number {
+  const window = (SHORTEST_WINDOW_MS[req.timespan] ?? 1000) * req.multiplier;
+  return Math.floor((end - start) / window) + 2;
 }
 
 /** `bars` ordered by `t` (a stable sort), keeping the first bar of each `t`. */

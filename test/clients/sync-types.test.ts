@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type {
   Aggregate,
   AggregatesResponse,
+  BarColumns,
   IndicatorResponse,
   LastTradeResponse,
   ListResponse,
@@ -49,6 +50,13 @@ export function syncTypeChecks(
   const last = stocks.getLastTrade('AAPL');
   const sma = stocks.getSma('AAPL', { allPages: true, mergeAllPages: false });
   const rangeBars = stocks.getFullRangeAggregateBars('AAPL', '2024-01-02', '2024-01-05');
+  const rangeColumns = stocks.getFullRangeAggregateBars('AAPL', '2024-01-02', '2024-01-05', {
+    columnar: true,
+  });
+  const fullColumns = stocks.getAggregateBars('AAPL', '2024-01-02', '2024-01-05', {
+    fullRange: true,
+    columnar: true,
+  });
   const price = stocks.getCurrentPrice('AAPL');
   const byUrl = stocks.getPageByUrl('http://127.0.0.1/v3/trades/AAPL', { rawResponse: true });
   const checks: true[] = [
@@ -63,6 +71,8 @@ export function syncTypeChecks(
     true satisfies Equal<typeof last, LastTradeResponse>,
     true satisfies Equal<typeof sma, IndicatorResponse[]>,
     true satisfies Equal<typeof rangeBars, Aggregate[]>,
+    true satisfies Equal<typeof rangeColumns, BarColumns>,
+    true satisfies Equal<typeof fullColumns, BarColumns>,
     true satisfies Equal<typeof price, number>,
     true satisfies Equal<typeof byUrl, SyncRawResponse>,
   ];

@@ -57,6 +57,17 @@ describe('SyncBridge', () => {
     );
   });
 
+  test('typed arrays of a result move to the calling thread (not copied); byte arrays are copied', () => {
+    const bridge = shared();
+    const result = bridge.call('columns', [1000]) as { length: number; t: Float64Array; bytes: Uint8Array };
+    assert.equal(result.length, 1000);
+    assert.ok(result.t instanceof Float64Array);
+    assert.equal(result.t[999], 999 * 60_000);
+    assert.equal(Buffer.from(result.bytes).toString(), 'kept');
+    // A transferred buffer is detached where it came from: the worker's own array is empty now.
+    assert.deepEqual(bridge.call('lastColumnsBytes', []), { t: 0, bytes: 4 });
+  });
+
   test('really blocks: a timer scheduled before a slow call has not fired when it returns', () => {
     const bridge = shared();
     bridge.call('echo', [0]); // worker started and module loaded

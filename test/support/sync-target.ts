@@ -14,6 +14,21 @@ export class Sample {
     this.#logger = options.logger;
   }
 
+  #lastColumns: { t: Float64Array; bytes: Uint8Array } | undefined;
+
+  /** Columns of `length` values (and a byte array), kept here to tell later whether they moved. */
+  async columns(length: number): Promise<{ length: number; t: Float64Array; bytes: Uint8Array }> {
+    const t = Float64Array.from({ length }, (_, i) => i * 60_000);
+    const bytes = Buffer.from('kept');
+    this.#lastColumns = { t, bytes };
+    return { length, t, bytes };
+  }
+
+  /** Bytes the arrays of the last {@link columns} still hold in this thread (0 once transferred). */
+  async lastColumnsBytes(): Promise<{ t: number; bytes: number }> {
+    return { t: this.#lastColumns?.t.byteLength ?? -1, bytes: this.#lastColumns?.bytes.byteLength ?? -1 };
+  }
+
   async echo(value: unknown): Promise<{ label: string; value: unknown }> {
     return { label: this.#label, value };
   }

@@ -37,7 +37,7 @@ export const datesCommands: readonly CommandDef[] = [
           timeZone,
         },
       );
-      printValue(
+      await printValue(
         ctx,
         chunks.map(([startMs, endMs]) =>
           ctx.output === 'table'

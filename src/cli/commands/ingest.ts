@@ -84,7 +84,7 @@ async function runIngest(
     const summary = await ingestWithProgress(ctx, store, path, (onProgress) =>
       work(store, onProgress, interrupted.signal),
     );
-    printValue(ctx, {
+    await printValue(ctx, {
       db: path,
       filesSeen: summary.filesSeen,
       filesIngested: summary.filesIngested,

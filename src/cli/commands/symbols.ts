@@ -38,7 +38,7 @@ export const symbolsCommands: readonly CommandDef[] = [
     async run(ctx, input) {
       const [underlying, expiry, cp, strike] = input.args as [string, string, string, string];
       const prefixO = flagOption(input, 'prefix-o');
-      printValue(
+      await printValue(
         ctx,
         buildOptionSymbol(underlying, expiry, cp as 'call', strike, {
           format: format(input.options.get('format')),
@@ -53,7 +53,7 @@ export const symbolsCommands: readonly CommandDef[] = [
     args: [{ name: 'symbol', type: 'string', doc: 'The option symbol.' }],
     options: [formatOption('Format of the symbol.')],
     async run(ctx, input) {
-      printValue(
+      await printValue(
         ctx,
         parseOptionSymbol(input.args[0] as string, {
           format: format(input.options.get('format')),
@@ -92,7 +92,7 @@ export const symbolsCommands: readonly CommandDef[] = [
         throw new UsageError('Missing the format to write: mdq symbols convert <symbol> --to <format>');
       }
       const prefixO = flagOption(input, 'prefix-o');
-      printValue(
+      await printValue(
         ctx,
         convertOptionSymbolFormats(symbol, format(from), format(to), { ...(prefixO && { prefixO }) }),
       );
@@ -106,9 +106,9 @@ export const symbolsCommands: readonly CommandDef[] = [
     async run(ctx, input) {
       const symbol = input.args[0] as string;
       const formats = detectOptionSymbolFormats(symbol);
-      if (ctx.output === 'json') printValue(ctx, formats);
+      if (ctx.output === 'json') await printValue(ctx, formats);
       else
-        printValue(
+        await printValue(
           ctx,
           formats.map((f) => ({ symbol, format: f })),
         );

@@ -178,6 +178,24 @@ export function rebuildError(serialized: SerializedError, callerStack?: string):
   return error;
 }
 
+/**
+ * The buffers of the typed arrays in a result (columnar bars, at any depth of plain objects up to a
+ * few levels), each once: posted in the transfer list, they move to the calling thread instead of
+ * being copied. Byte arrays are left out (a Node `Buffer` may share a pool that cannot move).
+ */
+export function transferListOf(value: unknown): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const visit = (v: unknown, depth: number) => {
+    if (ArrayBuffer.isView(v)) {
+      if (!(v instanceof Uint8Array) && v.buffer instanceof ArrayBuffer) out.add(v.buffer);
+    } else if (depth < 3 && isPlainObject(v)) {
+      for (const item of Object.values(v)) visit(item, depth + 1);
+    }
+  };
+  visit(value, 0);
+  return [...out];
+}
+
 function cloneable(value: unknown): boolean {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return true;
   try {

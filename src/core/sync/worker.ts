@@ -12,6 +12,7 @@ import {
   type SyncRawResponse,
   type SyncWorkerData,
   serializeError,
+  transferListOf,
   type WorkerMessage,
 } from './protocol.js';
 
@@ -22,7 +23,8 @@ let current: number | undefined;
 
 function send(message: WorkerMessage): void {
   try {
-    port.postMessage(message);
+    // Typed arrays of a result (columnar bars) move to the calling thread rather than being copied.
+    port.postMessage(message, 'value' in message ? transferListOf(message.value) : []);
   } catch (error) {
     if ('id' in message) {
       port.postMessage({ id: message.id, ok: false, error: serializeError(error) } satisfies WorkerMessage);
