@@ -1,22 +1,11 @@
-import type { IngestProgress, IngestSummary, JsonKind } from '../../server/ingest/index.js';
+import type { IngestProgress, IngestSummary } from '../../server/ingest/index.js';
+import { JSON_KINDS, type JsonKind } from '../../server/ingest/json-kinds.js';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
 import type { Store } from '../../server/store/store.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
 import { printValue } from '../print-value.js';
 import { UsageError } from '../usage-error.js';
-
-/** The kinds `ingest json` takes (kept here so that `--help` needs no DuckDB). */
-const JSON_KIND_LIST = [
-  'dividends',
-  'news',
-  'financials',
-  'ticker_details',
-  'related_companies',
-  'ipos',
-  'splits',
-  'ticker_events',
-] as const satisfies readonly JsonKind[];
 
 const dbOption: OptionDef = {
   name: 'db',
@@ -168,7 +157,7 @@ export const ingestCommands: readonly CommandDef[] = [
       continueOption,
       {
         name: 'kind',
-        type: JSON_KIND_LIST.join('|'),
+        type: JSON_KINDS.join('|'),
         doc: 'Kind of the records.',
         default: 'from the content',
       },
@@ -176,10 +165,8 @@ export const ingestCommands: readonly CommandDef[] = [
     async run(ctx, input) {
       if (input.args.length === 0) throw new UsageError('Missing argument <files...> of mdq ingest json');
       const kind = input.options.get('kind');
-      if (kind !== undefined && !(JSON_KIND_LIST as readonly string[]).includes(kind)) {
-        throw new UsageError(
-          `Invalid --kind: ${JSON.stringify(kind)}; allowed: ${JSON_KIND_LIST.join(', ')}`,
-        );
+      if (kind !== undefined && !(JSON_KINDS as readonly string[]).includes(kind)) {
+        throw new UsageError(`Invalid --kind: ${JSON.stringify(kind)}; allowed: ${JSON_KINDS.join(', ')}`);
       }
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestJson } = await import('../../server/ingest/index.js');

@@ -11,20 +11,9 @@ import { emptyCounts, type RowCounts } from './staging.js';
  * companies, IPOs, splits, ticker events) from saved API responses, so that the server answers them.
  */
 
-/** The kinds of reference records `ingestJson` loads. */
-export const JSON_KINDS = [
-  'dividends',
-  'news',
-  'financials',
-  'ticker_details',
-  'related_companies',
-  'ipos',
-  'splits',
-  'ticker_events',
-] as const;
+import { JSON_KINDS, type JsonKind } from './json-kinds.js';
 
-/** A kind of reference record. */
-export type JsonKind = (typeof JSON_KINDS)[number];
+export { JSON_KINDS, type JsonKind };
 
 /** Options of {@link ingestJson}. */
 export interface JsonIngestOptions extends IngestOptions {

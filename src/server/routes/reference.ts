@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import type { OperationSpec } from '../../core/operation.js';
 import type { DecodedValue } from '../../core/wire-values.js';
 import { dayOf, NEW_YORK } from '../../dates/time-zone.js';
 import {
@@ -27,8 +28,10 @@ import {
   listIpos,
   listNews,
   recordById,
+  type StoredRecord,
   tickerChanges,
 } from '../market/records.js';
+import type { OffsetWindow } from '../market/reference.js';
 import {
   contractRow,
   type ListedContractRow,
@@ -42,6 +45,7 @@ import { CONDITIONS } from '../reference-data/conditions.js';
 import { EXCHANGES } from '../reference-data/exchanges.js';
 import { TICKER_TYPES } from '../reference-data/ticker-types.js';
 import type { TickerRow } from '../store/rows.js';
+import type { Store } from '../store/store.js';
 import { type ParsedRequest, parseRequest, routePattern } from '../validate.js';
 
 const str = (v: DecodedValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -196,35 +200,23 @@ export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     return sendJson(c, withNextUrl(c, req, envelope(c, { results }), rows.length, limit));
   });
 
-  app.get(routePattern(dividends), async (c) => {
-    const req = parseRequest(dividends, c, { limit: 10 });
-    const limit = num(req.values.get('limit'), 10);
-    const rows = await listDividends(ctx.store, req.values, { limit, offset: pageOffset(req) });
-    const results = rows.slice(0, limit);
-    return sendJson(c, withNextUrl(c, req, envelope(c, { results }), rows.length, limit));
-  });
-
-  app.get(routePattern(tickerNews), async (c) => {
-    const req = parseRequest(tickerNews, c, { limit: 10 });
-    const limit = num(req.values.get('limit'), 10);
-    const rows = await listNews(ctx.store, req.values, { limit, offset: pageOffset(req) });
-    const results = rows.slice(0, limit);
-    return sendJson(
-      c,
-      withNextUrl(c, req, envelope(c, { results, count: results.length }), rows.length, limit),
-    );
-  });
-
-  app.get(routePattern(stockFinancials), async (c) => {
-    const req = parseRequest(stockFinancials, c, { limit: 10 });
-    const limit = num(req.values.get('limit'), 10);
-    const rows = await listFinancials(ctx.store, req.values, { limit, offset: pageOffset(req) });
-    const results = rows.slice(0, limit);
-    return sendJson(
-      c,
-      withNextUrl(c, req, envelope(c, { results, count: results.length }), rows.length, limit),
-    );
-  });
+  // Stored records paged by offset, 10 a page; news and financials also state their count.
+  const recordList = (
+    op: OperationSpec,
+    list: (store: Store, v: ParsedRequest['values'], page: OffsetWindow) => Promise<StoredRecord[]>,
+    counted: boolean,
+  ) =>
+    app.get(routePattern(op), async (c) => {
+      const req = parseRequest(op, c, { limit: 10 });
+      const limit = num(req.values.get('limit'), 10);
+      const rows = await list(ctx.store, req.values, { limit, offset: pageOffset(req) });
+      const results = rows.slice(0, limit);
+      const body = envelope(c, counted ? { results, count: results.length } : { results });
+      return sendJson(c, withNextUrl(c, req, body, rows.length, limit));
+    });
+  recordList(dividends, listDividends, false);
+  recordList(tickerNews, listNews, true);
+  recordList(stockFinancials, listFinancials, true);
 
   app.get(routePattern(relatedCompanies), async (c) => {
     const { values } = parseRequest(relatedCompanies, c);
