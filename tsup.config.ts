@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { buildWebPage } from './scripts/build-web-page.js';
 
 // Public entry points plus the sync client's worker, which runs in its own thread.
 // The worker is emitted as dist/sync-worker.{js,cjs}, beside the shared chunks that load it.
@@ -23,4 +24,6 @@ export default defineConfig({
   splitting: true,
   target: 'node20',
   outDir: 'dist',
+  // The local server's web page (dist/web/index.html), a browser bundle apart from the Node entries.
+  onSuccess: () => buildWebPage(),
 });

@@ -13,6 +13,7 @@ import { referenceRoutes } from './reference.js';
 import { snapshotRoutes } from './snapshots.js';
 import { stocksReferenceRoutes } from './stocks-reference.js';
 import { tradesQuotesRoutes } from './trades-quotes.js';
+import { webPageRoutes } from './web-page.js';
 
 /** A route module registers the routes of one API family on the app. */
 export type RouteModule = (app: Hono<AppEnv>, ctx: ServerContext) => void;
@@ -31,4 +32,5 @@ export const routeModules: readonly RouteModule[] = [
   stocksReferenceRoutes,
   marketStatusRoutes,
   futuresRoutes,
+  webPageRoutes,
 ];
