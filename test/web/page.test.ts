@@ -1,0 +1,334 @@
+/**
+ * The web page in a real browser: headless Chromium loads `/` from a server over the Lean test store
+ * and is checked against the server's own API answers: the chart holds the stored bars (stocks,
+ * futures, forex), the trades table pages by next_url, the option chain shows its contracts with
+ * greeks, the live view receives the replay, bad input is answered with the API's message, keys are
+ * asked for as by the API, nothing is fetched from elsewhere, and a screenshot is not blank.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { buildWebPage, webPageIsStale } from '../../scripts/build-web-page.js';
+import { parseJson } from '../../src/core/json.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { fixtureStorePath } from '../server/app-fixture.js';
+import { launchChromium } from '../support/chromium.js';
+import { hasShared, leanDir } from '../support/shared.js';
+
+const tmp = fileURLToPath(new URL('../../.tmp/', import.meta.url));
+const KEY = 'web-page-test-key-0123456789';
+
+/** Every item of a paged answer, each next_url followed. */
+async function allResults(server: RunningServer, path: string): Promise<any[]> {
+  const out: any[] = [];
+  let next: string | undefined = `${server.url}${path}`;
+  while (next) {
+    const res = await fetch(next);
+    assert.equal(res.status, 200, next);
+    const body = parseJson(await res.text()) as { results?: any[]; next_url?: string };
+    out.push(...(body.results ?? []));
+    next = body.next_url;
+  }
+  return out;
+}
+
+async function firstPage(url: string): Promise<{ results: any[]; next_url?: string }> {
+  const res = await fetch(url);
+  assert.equal(res.status, 200, url);
+  return parseJson(await res.text()) as { results: any[]; next_url?: string };
+}
+
+/** Opens the page at `query` and waits until `view` has loaded (or failed). */
+async function open(page: Page, server: RunningServer, query: string, view: string): Promise<string> {
+  await page.goto(`${server.url}/?${query}`);
+  return waitView(page, view);
+}
+
+async function waitView(page: Page, view: string): Promise<string> {
+  const section = page.locator(`#view-${view}`);
+  await section
+    .and(page.locator('[data-status="ready"], [data-status="error"]'))
+    .waitFor({ timeout: 60_000 });
+  return (await section.getAttribute('data-status')) ?? '';
+}
+
+/** The page's status line (role status): progress and errors. */
+const statusLine = async (page: Page) => (await page.getByRole('status').textContent()) ?? '';
+
+type DrawnBar = { time: number; open: number; high: number; low: number; close: number; volume: number };
+const drawnBars = (page: Page) => page.evaluate(() => (globalThis as any).mdqPage.chartBars() as DrawnBar[]);
+
+/** The cells of a table's body, row by row, as the page shows them. */
+const tableRows = (page: Page, id: string) =>
+  page
+    .locator(`#${id} tbody tr`)
+    .evaluateAll((rows) =>
+      rows.map((r) => [...(r as any).cells].map((c: any) => String(c.textContent ?? ''))),
+    );
+const tableHeaders = (page: Page, id: string) => page.locator(`#${id} thead th`).allTextContents();
+
+/** Distinct colours of a PNG and whether each wanted colour appears, decoded by the browser itself. */
+async function pngColours(browser: Browser, png: Buffer, wanted: string[]) {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(
+      async ({ src, wanted }) => {
+        // Runs in the browser: its globals, not Node's.
+        const { Image, document } = globalThis as any;
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const g = canvas.getContext('2d')!;
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, img.width, img.height).data;
+        const seen = new Set<number>();
+        for (let i = 0; i < d.length; i += 4) seen.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
+        return {
+          distinct: seen.size,
+          present: wanted.map((hex) => seen.has(Number.parseInt(hex.slice(1), 16))),
+        };
+      },
+      { src: `data:image/png;base64,${png.toString('base64')}`, wanted },
+    );
+  } finally {
+    await page.close();
+  }
+}
+
+test('the web page in headless Chromium, over the Lean test store', async (t) => {
+  if (!hasShared(t, leanDir)) return;
+  const browser = await launchChromium(t);
+  if (!browser) return;
+  if (webPageIsStale()) await buildWebPage();
+  const server = await startServer({
+    db: await fixtureStorePath(),
+    port: 0,
+    log: () => {},
+    // A few seconds before SPY's first regular-session trade, fast enough to see events at once.
+    replayFrom: '2013-10-07T13:29:58Z',
+    replaySpeed: 20,
+  });
+  t.after(() => server.close());
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const elsewhere: string[] = [];
+  const pageErrors: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(`${server.url}/`) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+  });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+
+  await t.test('the chart draws the stored minute bars of a stock, in New York time', async () => {
+    const status = await open(
+      page,
+      server,
+      'ticker=SPY&from=2013-10-07&to=2013-10-07&timespan=minute',
+      'chart',
+    );
+    assert.equal(status, 'ready', await statusLine(page));
+    const api = await allResults(
+      server,
+      '/v2/aggs/ticker/SPY/range/1/minute/2013-10-07/2013-10-07?limit=50000',
+    );
+    assert.ok(api.length > 300, `SPY has ${api.length} minute bars on 2013-10-07`);
+    const drawn = await drawnBars(page);
+    assert.equal(drawn.length, api.length);
+    for (const [bar, want] of [
+      [drawn[0], api[0]],
+      [drawn.at(-1), api.at(-1)],
+    ]) {
+      assert.deepEqual(bar, {
+        time: want.t / 1000,
+        open: want.o,
+        high: want.h,
+        low: want.l,
+        close: want.c,
+        volume: want.v,
+      });
+    }
+    assert.match((await page.locator('#chart-caption').textContent()) ?? '', /New York time/);
+    // The state is in the address: the view is named there.
+    assert.match(page.url(), /[?&]view=chart(&|$)/);
+  });
+
+  await t.test('a screenshot of the chart is not blank: candles of both colours on the page', async () => {
+    mkdirSync(tmp, { recursive: true });
+    const png = await page.locator('#chart').screenshot();
+    writeFileSync(join(tmp, 'web-page-chart.png'), png);
+    await page.screenshot({ path: join(tmp, 'web-page.png') });
+    const { distinct, present } = await pngColours(browser, png, ['#26a69a', '#ef5350']);
+    assert.ok(distinct >= 16, `the chart screenshot has ${distinct} distinct colours`);
+    assert.deepEqual(present, [true, true], 'up and down candle colours drawn');
+  });
+
+  await t.test('the chart draws futures bars from /futures/v1/aggs', async (t) => {
+    const contracts = await allResults(server, '/futures/v1/contracts?product_code=ES');
+    if (!contracts.some((c) => c.ticker === 'ESZ3')) {
+      t.skip('the store holds no ESZ3 (the small fixture store has no futures)');
+      console.log('# skipped: the store holds no ESZ3');
+      return;
+    }
+    const status = await open(
+      page,
+      server,
+      'ticker=ESZ3&from=2013-10-07&to=2013-10-08&timespan=hour',
+      'chart',
+    );
+    assert.equal(status, 'ready', await statusLine(page));
+    const api = await allResults(
+      server,
+      '/futures/v1/aggs/ESZ3?resolution=1hour&window_start.gte=2013-10-07&window_start.lt=2013-10-09&sort=window_start.asc',
+    );
+    const drawn = await drawnBars(page);
+    assert.ok(api.length > 10);
+    assert.equal(drawn.length, api.length);
+    assert.equal(drawn[0]!.time, Number(BigInt(api[0].window_start) / 1_000_000_000n));
+    assert.equal(drawn.at(-1)!.close, api.at(-1).close);
+    assert.equal(drawn.at(-1)!.volume, api.at(-1).volume);
+  });
+
+  await t.test('forex bars are drawn and said to be in UTC', async () => {
+    const status = await open(
+      page,
+      server,
+      'ticker=C:EURUSD&from=2014-05-01&to=2014-05-01&timespan=hour',
+      'chart',
+    );
+    assert.equal(status, 'ready', await statusLine(page));
+    const api = await allResults(server, '/v2/aggs/ticker/C:EURUSD/range/1/hour/2014-05-01/2014-05-01');
+    assert.ok(api.length > 0);
+    assert.equal((await drawnBars(page)).length, api.length);
+    assert.match((await page.locator('#chart-caption').textContent()) ?? '', /times in UTC/);
+  });
+
+  await t.test('bad input: the API’s own message, in the status line', async () => {
+    const status = await open(
+      page,
+      server,
+      'ticker=SPY&from=2013-10-07&to=2013-10-07&timespan=fortnight',
+      'chart',
+    );
+    assert.equal(status, 'error');
+    const res = await fetch(`${server.url}/v2/aggs/ticker/SPY/range/1/fortnight/2013-10-07/2013-10-07`);
+    const body = (await res.json()) as { error: string };
+    assert.equal(res.status, 400);
+    assert.equal(await statusLine(page), `400: ${body.error}`);
+  });
+
+  await t.test('the trades table pages by next_url, forward and back', async () => {
+    const status = await open(page, server, 'ticker=SPY&from=2013-10-07&to=2013-10-07&view=trades', 'trades');
+    assert.equal(status, 'ready', await statusLine(page));
+    const headers = await tableHeaders(page, 'tick-table');
+    assert.equal(headers[0], 'Time (New York)');
+    const seq = headers.indexOf('sequence_number');
+    assert.ok(seq > 0, `headers: ${headers.join(', ')}`);
+    const first = await firstPage(
+      `${server.url}/v3/trades/SPY?timestamp.gte=2013-10-07&timestamp.lt=2013-10-08&limit=100&sort=timestamp&order=asc`,
+    );
+    assert.ok(first.next_url);
+    const second = await firstPage(first.next_url);
+    const numbers = (rows: string[][]) => rows.map((r) => r[seq]);
+    const page1 = await tableRows(page, 'tick-table');
+    assert.deepEqual(
+      numbers(page1),
+      first.results.map((r) => String(r.sequence_number)),
+    );
+    // Exact nanoseconds: the first trade's time, to the digit.
+    const ns = BigInt(first.results[0].sip_timestamp);
+    assert.equal(page1[0]![0], `2013-10-07 ${nsClock(ns)}`);
+
+    await page.getByRole('button', { name: 'Next page' }).first().click();
+    await page.getByText(/^page 2:/).waitFor();
+    assert.deepEqual(
+      numbers(await tableRows(page, 'tick-table')),
+      second.results.map((r) => String(r.sequence_number)),
+    );
+    await page.getByRole('button', { name: 'Previous page' }).first().click();
+    await page.getByText(/^page 1:/).waitFor();
+    assert.deepEqual(numbers(await tableRows(page, 'tick-table')), numbers(page1));
+  });
+
+  await t.test('quotes of a stock with quote ticks', async () => {
+    const status = await open(
+      page,
+      server,
+      'ticker=IBM&from=2013-10-07&to=2013-10-07&view=trades&kind=quotes',
+      'trades',
+    );
+    assert.equal(status, 'ready', await statusLine(page));
+    const headers = await tableHeaders(page, 'tick-table');
+    assert.ok(headers.includes('bid_price') && headers.includes('ask_price'), headers.join(', '));
+    assert.equal((await tableRows(page, 'tick-table')).length, 100);
+  });
+
+  await t.test('the option chain shows its contracts with greeks', async () => {
+    const status = await open(page, server, 'ticker=SPY&view=chain', 'chain');
+    assert.equal(status, 'ready', await statusLine(page));
+    const api = await firstPage(`${server.url}/v3/snapshot/options/SPY?limit=100`);
+    assert.ok(api.results.length > 0);
+    const headers = await tableHeaders(page, 'chain-table');
+    const rows = await tableRows(page, 'chain-table');
+    assert.equal(rows.length, api.results.length);
+    const col = (name: string) => headers.indexOf(name);
+    assert.deepEqual(
+      rows.map((r) => r[col('Contract')]),
+      api.results.map((r) => r.details.ticker),
+    );
+    const withGreeks = api.results.findIndex((r) => r.greeks?.delta !== undefined);
+    assert.ok(withGreeks >= 0, 'a contract with greeks');
+    assert.equal(rows[withGreeks]![col('Delta')], api.results[withGreeks].greeks.delta.toFixed(4));
+  });
+
+  await t.test('the live view receives the replay over the WebSocket protocol', async () => {
+    const status = await open(page, server, 'ticker=SPY&view=stream', 'stream');
+    assert.equal(status, 'ready', await statusLine(page));
+    assert.equal(await page.getByLabel('Channels').inputValue(), 'T.SPY,Q.SPY,AM.SPY');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    await page.waitForFunction(() => (globalThis as any).mdqPage.streamEvents() >= 20, null, {
+      timeout: 60_000,
+    });
+    await page.locator('#stream-table tbody tr').first().waitFor();
+    const rows = await tableRows(page, 'stream-table');
+    assert.ok(
+      rows.some((r) => r[1] === 'T' && r[2] === 'SPY' && r[0]!.startsWith('2013-10-07 09:')),
+      rows[0]?.join(' '),
+    );
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByText('disconnected').waitFor();
+  });
+
+  await t.test('nothing was fetched from anywhere but the server, and no script failed', () => {
+    assert.deepEqual(elsewhere, []);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  await t.test('with keys configured: the page needs one, as the API does, and passes it on', async () => {
+    const keyed = await startServer({ db: await fixtureStorePath(), port: 0, log: () => {}, apiKeys: [KEY] });
+    t.after(() => keyed.close());
+    const refused = await fetch(`${keyed.url}/`);
+    assert.equal(refused.status, 401);
+    assert.equal(((await refused.json()) as { status: string }).status, 'ERROR');
+    const status = await open(
+      page,
+      keyed,
+      `apiKey=${KEY}&ticker=SPY&from=2013-10-07&to=2013-10-07&timespan=hour`,
+      'chart',
+    );
+    assert.equal(status, 'ready', await statusLine(page));
+    assert.ok((await drawnBars(page)).length > 0);
+    assert.match(page.url(), new RegExp(`apiKey=${KEY}`));
+  });
+});
+
+/** `HH:MM:SS.nnnnnnnnn` in New York (EDT, UTC−4, in October 2013) of a nanosecond timestamp. */
+function nsClock(ns: bigint): string {
+  const s = Number(ns / 1_000_000_000n) - 4 * 3600;
+  const d = new Date(s * 1000);
+  const hms = d.toISOString().slice(11, 19);
+  return `${hms}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;
+}
