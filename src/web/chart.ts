@@ -30,7 +30,6 @@ export class CandleChart {
       layout: {
         background: { color: dark ? '#14171c' : '#fbfbfd' },
         textColor: dark ? '#e6e8ee' : '#1d2430',
-        attributionLogo: false,
       },
       grid: {
         vertLines: { color: dark ? '#23272f' : '#eceef3' },

@@ -166,6 +166,29 @@ test('the web page in headless Chromium, over the Lean test store', async (t) =>
     assert.deepEqual(present, [true, true], 'up and down candle colours drawn');
   });
 
+  await t.test('the ticker search offers the store’s tickers of every class, futures included', async () => {
+    const ticker = page.getByLabel('Ticker');
+    const offered = async (text: string, want: string) => {
+      await ticker.fill(text);
+      await page.locator(`#ticker-list option[value="${want}"]`).waitFor({ state: 'attached' });
+      return page
+        .locator('#ticker-list option')
+        .evaluateAll((os) => os.map((o) => (o as any).value as string));
+    };
+    assert.ok((await offered('eur', 'C:EURUSD')).every((v) => /EUR/.test(v)));
+    assert.ok((await offered('btc', 'X:BTCUSD')).includes('X:BTCUSD'));
+    const futures = await offered('ESZ', 'ESZ3');
+    assert.ok(
+      futures.every((v) => v.startsWith('ESZ')),
+      futures.join(' '),
+    );
+    const options = await offered('O:SPY2309', 'O:SPY230901C00430000');
+    assert.ok(
+      options.every((v) => v.startsWith('O:SPY2309')),
+      options.join(' '),
+    );
+  });
+
   await t.test('the chart draws futures bars from /futures/v1/aggs', async (t) => {
     const contracts = await allResults(server, '/futures/v1/contracts?product_code=ES');
     if (!contracts.some((c) => c.ticker === 'ESZ3')) {
