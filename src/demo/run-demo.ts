@@ -7,7 +7,7 @@ import { Store } from '../server/store/store.js';
 import { type ServerThread, startServerThread } from '../server/thread.js';
 import type { DemoConsole } from './console.js';
 import { demoDbPath, openDemoStore } from './demo-store.js';
-import { planDemo } from './plan.js';
+import { type DemoPlan, planDemo } from './plan.js';
 import { SIM_SEED, SIM_VERSION } from './universe.js';
 import { runWalkthrough } from './walkthrough.js';
 
@@ -64,6 +64,27 @@ export interface DemoOptions {
 }
 
 /**
+ * The web page's address, opened on the demo's stock and window, and whether the server answers it (the
+ * page is built by `npm run build`; a run from the sources may lack it).
+ */
+async function webPageLine(baseUrl: string, plan: DemoPlan): Promise<string> {
+  const query = new URLSearchParams({
+    ticker: plan.stock,
+    from: plan.windowFrom,
+    to: plan.lastDay,
+    timespan: 'minute',
+    view: 'chart',
+  });
+  const url = `${baseUrl}/?${query}`;
+  const res = await fetch(url).catch(() => undefined);
+  await res?.body?.cancel();
+  const note = res?.ok
+    ? 'while the demo runs; `mdq serve` keeps one up'
+    : 'not built here: `npm run build` builds it';
+  return `web page: ${url} (${note})`;
+}
+
+/**
  * `mdq demo`: opens (or generates) the simulated market, or ingests `data`; starts the local server on
  * a thread of this process; and walks through mdq with real client calls.
  */
@@ -100,6 +121,7 @@ export async function runDemo(ctx: DemoConsole, options: DemoOptions): Promise<v
       ...(data !== undefined && { replaySpeed: 'max' as const }),
     });
     ctx.out(`local server on ${server.url} (a thread of this process), store ${path}\n`);
+    ctx.out(`${await webPageLine(server.url, plan)}\n`);
     await runWalkthrough(ctx, {
       baseUrl: server.url,
       label,

@@ -23,6 +23,11 @@ test('mdq demo walks through every step over the simulated market and exits 0', 
   assertNoKey(r);
   const out = r.stdout;
   assert.match(out.split('\n')[0] as string, /^mdq demo — SIMULATED MARKET/);
+  // The web page's address, on the demo's stock, answered by the server while the demo ran.
+  assert.match(
+    out,
+    /\nweb page: http:\/\/127\.0\.0\.1:\d+\/\?ticker=SIM[A-E]&from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d&timespan=minute&view=chart \(while the demo runs/,
+  );
   const sections = out.split('\n').filter((l) => /^── \d+\. /.test(l));
   assert.equal(sections.length, 9);
   for (const s of sections) assert.ok(s.endsWith('[SIMULATED market data]'), `labelled: ${s}`);
