@@ -80,6 +80,25 @@ describe('installed into a fresh project', () => {
     assert.deepEqual(JSON.parse(esm), want);
     assert.deepEqual(JSON.parse(cjs), want);
   });
+
+  test('the installed server serves the web page from the package’s own files', (t) => {
+    if (!installed) return t.skip('dist/ is absent: run npm run build');
+    const db = join(project, 'empty.duckdb');
+    const answer = run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const { startServer } = await import('mdq/server');
+       const server = await startServer({ db: ${JSON.stringify(db)}, port: 0, log() {} });
+       const res = await fetch(server.url + '/');
+       const html = await res.text();
+       await server.close();
+       console.log(JSON.stringify([res.status, res.headers.get('content-type'), html.includes('<title>mdq'), html.length]));`,
+    ]);
+    const [status, type, titled, length] = JSON.parse(answer);
+    assert.deepEqual([status, type, titled], [200, 'text/html; charset=UTF-8', true]);
+    // The charting library is inside: the page is far larger than its own markup.
+    assert.ok(length > 100_000, `${length} characters`);
+  });
 });
 
 describe('package scripts', () => {
