@@ -98,6 +98,16 @@ export class CandleChart {
     };
   }
 
+  /** The bars in view, as logical indexes (fractional at the edges); zoom and pan change it. */
+  visibleRange(): { from: number; to: number } | null {
+    return this.chart.timeScale().getVisibleLogicalRange();
+  }
+
+  /** The crosshair's label of a time (Unix seconds), by the formatter the chart was given. */
+  timeLabel(seconds: number): string {
+    return this.chart.options().localization.timeFormatter?.(seconds as UTCTimestamp) ?? '';
+  }
+
   /** The bars the chart holds, read back from its series (for tests and the page's caption). */
   bars(): Bar[] {
     const volumes = new Map(

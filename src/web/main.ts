@@ -7,6 +7,7 @@ import { getJson, pathWith } from './api.js';
 import { fetchBars } from './bars.js';
 import { ChainView } from './chain-view.js';
 import { CandleChart } from './chart.js';
+import { latestRange } from './latest-range.js';
 import {
   type AssetClass,
   assetClassOf,
@@ -95,6 +96,15 @@ async function showView(): Promise<void> {
     return;
   }
   const cls = classOf(s.ticker);
+  if ((!s.from || !s.to) && s.view !== 'chain' && s.view !== 'stream') {
+    const range = await latestRange(s.ticker, cls, s.timespan, zoneOf(cls).zone).catch(() => undefined);
+    if (range && state === s) {
+      state = { ...s, ...range };
+      writeState(state, true);
+      fillForm(state);
+      return showView();
+    }
+  }
   const key = JSON.stringify({
     ...s,
     view: undefined,
@@ -109,7 +119,8 @@ async function showView(): Promise<void> {
   try {
     switch (s.view) {
       case 'chart':
-        if (!s.from || !s.to) throw new Error('Choose the range: From and To.');
+        if (!s.from || !s.to)
+          throw new Error(`No bars of ${s.ticker} in the store: choose the range, From and To.`);
         await showChart(s, controller.signal);
         break;
       case 'trades':
@@ -190,6 +201,10 @@ function readForm(): PageState {
 }
 
 function go(next: PageState): void {
+  if (next.from && next.to && next.from > next.to) {
+    say(`From (${next.from}) is after To (${next.to}): choose a From on or before To.`, true);
+    return;
+  }
   state = next;
   writeState(state);
   void showView();
@@ -239,9 +254,11 @@ async function start(): Promise<void> {
   await showView();
 }
 
-/** What tests read back: the bars the chart holds, and the stream's event count. */
+/** What tests read back: the chart's bars, view and labels, and the stream's event count. */
 (window as unknown as { mdqPage: unknown }).mdqPage = {
   chartBars: () => chart.bars(),
+  chartRange: () => chart.visibleRange(),
+  chartTimeLabel: (seconds: number) => chart.timeLabel(seconds),
   streamBars: () => streamChart.bars(),
   streamEvents: () => stream.received,
 };

@@ -156,6 +156,52 @@ test('the web page in headless Chromium, over the Lean test store', async (t) =>
     assert.match(page.url(), /[?&]view=chart(&|$)/);
   });
 
+  await t.test('the chart’s labels read in New York time, and it zooms and pans', async () => {
+    const bars = await drawnBars(page);
+    // SPY's first minute bar of 2013-10-07 starts 04:00 New York (08:00 UTC).
+    assert.equal(
+      await page.evaluate((s) => (globalThis as any).mdqPage.chartTimeLabel(s), bars[0]!.time),
+      '2013-10-07 04:00',
+    );
+    type Range = { from: number; to: number };
+    const range = () => page.evaluate(() => (globalThis as any).mdqPage.chartRange() as Range);
+    const changed = (before: Range) =>
+      page.waitForFunction((b) => {
+        const r = (globalThis as any).mdqPage.chartRange();
+        return r && (Math.abs(r.from - b.from) > 1 || Math.abs(r.to - b.to) > 1);
+      }, before);
+    const all = await range();
+    const box = (await page.locator('#chart').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -600);
+    await changed(all);
+    const zoomed = await range();
+    assert.ok(zoomed.to - zoomed.from < all.to - all.from, `zoomed in: ${JSON.stringify([all, zoomed])}`);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 300, box.y + box.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await changed(zoomed);
+    const panned = await range();
+    assert.ok(panned.from < zoomed.from, `panned to earlier bars: ${JSON.stringify([zoomed, panned])}`);
+    assert.ok(Math.abs(panned.to - panned.from - (zoomed.to - zoomed.from)) < 1, 'the same width');
+  });
+
+  await t.test('a ticker without days opens on its latest stored day', async () => {
+    const status = await open(page, server, 'ticker=SPY', 'chart');
+    assert.equal(status, 'ready', await statusLine(page));
+    const latest = await firstPage(
+      `${server.url}/v2/aggs/ticker/SPY/range/1/minute/1970-01-01/2100-01-01?sort=desc&limit=1`,
+    );
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(
+      latest.results[0].t,
+    );
+    const query = new URL(page.url()).searchParams;
+    assert.deepEqual([query.get('from'), query.get('to'), query.get('view')], [day, day, 'chart']);
+    assert.equal(await page.getByLabel('From').inputValue(), day);
+    const api = await allResults(server, `/v2/aggs/ticker/SPY/range/1/minute/${day}/${day}?limit=50000`);
+    assert.equal((await drawnBars(page)).length, api.length);
+  });
+
   await t.test('a screenshot of the chart is not blank: candles of both colours on the page', async () => {
     mkdirSync(tmp, { recursive: true });
     const png = await page.locator('#chart').screenshot();
