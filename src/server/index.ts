@@ -16,6 +16,7 @@ import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
 import { Store } from './store/store.js';
 import { streamServer } from './stream/stream-server.js';
+import { loadWebPage } from './web-page.js';
 
 export { type AppOptions, createApp } from './app.js';
 export type { ServerContext } from './context.js';
@@ -298,6 +299,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
     if (keys.length === 0)
       log('no API key configured: any non-empty key is accepted, and none is needed from this machine');
+    log(
+      loadWebPage()
+        ? `web page: ${publicUrl ?? url}/`
+        : 'web page not built: `npm run build` writes dist/web/index.html',
+    );
     let closed: Promise<void> | undefined;
     return {
       url,

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildWebPage, webPageIsStale } from '../../../scripts/build-web-page.js';
 import { createApp } from '../../../src/server/app.js';
+import { startServer } from '../../../src/server/index.js';
 import { Store } from '../../../src/server/store/store.js';
 import { loadWebPage, webPagePath } from '../../../src/server/web-page.js';
+import { withStoreFile } from '../../support/store.js';
 
 async function app(t: import('node:test').TestContext, apiKeys?: string[]) {
   if (webPageIsStale()) await buildWebPage();
@@ -55,4 +57,18 @@ test('with keys configured, / needs one as the API does: 401 in the API’s erro
 test('a page that was not built is absent, not an error', () => {
   assert.equal(loadWebPage(join(webPagePath()!, '..', 'no-such-page.html')), undefined);
   assert.ok(webPagePath()!.endsWith(join('dist', 'web', 'index.html')));
+});
+
+test('the server names the page’s address when it starts', async () => {
+  if (webPageIsStale()) await buildWebPage();
+  await withStoreFile(async (db) => {
+    const lines: string[] = [];
+    const server = await startServer({ db, port: 0, log: (l) => lines.push(l) });
+    try {
+      assert.ok(lines.includes(`web page: ${server.url}/`), lines.join('\n'));
+      assert.equal((await fetch(`${server.url}/`)).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
 });
