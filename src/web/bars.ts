@@ -22,8 +22,11 @@ export interface BarRequest {
   timespan: string;
 }
 
-/** Pages beyond this many are not fetched (a chart of more bars would not be readable anyway). */
-const MAX_PAGES = 40;
+/**
+ * Pages beyond this many (300 000 bars) are not fetched: more would not be readable in one chart, and
+ * the caption says so.
+ */
+const MAX_PAGES = 6;
 
 /** The futures resolution of a bar size: `5min`, `1hour`, `1session`… */
 function resolutionOf(multiplier: number, timespan: string): string {

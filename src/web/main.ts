@@ -45,6 +45,8 @@ const stream = new StreamView($('stream-table'), $('stream-state'), streamChart,
 /** Futures contracts the store holds (their tickers have no prefix to tell them from stocks). */
 const futures = new Set<string>();
 let state = readState();
+/** The chart's load in flight, aborted by a newer one. */
+let chartLoad: AbortController | undefined;
 /** What each view last loaded, so that switching views does not reload an unchanged one. */
 const loadedFor = new Map<View, string>();
 
@@ -75,6 +77,7 @@ async function showChart(s: PageState, signal: AbortSignal): Promise<void> {
   const cls = classOf(s.ticker);
   const { zone, label } = zoneOf(cls);
   const { bars, truncated } = await fetchBars({ ...s, cls }, signal);
+  if (signal.aborted) return;
   chart.setBars(bars, zone);
   $('chart-caption').textContent =
     `${s.ticker}: ${bars.length} bars of ${s.multiplier} ${s.timespan}, ${s.from} to ${s.to}, times in ${label}` +
@@ -115,7 +118,10 @@ async function showView(): Promise<void> {
   loadedFor.set(s.view, key);
   mark(s.view, 'loading');
   say(`loading ${s.ticker}…`);
+  // A newer load of the chart supersedes one still running: its bars must not land over the newer ones.
+  if (s.view === 'chart') chartLoad?.abort();
   const controller = new AbortController();
+  if (s.view === 'chart') chartLoad = controller;
   try {
     switch (s.view) {
       case 'chart':
@@ -130,6 +136,7 @@ async function showView(): Promise<void> {
         await chain.load(underlyingOf(s.ticker), $<HTMLInputElement>('chain-expiration').value);
         break;
       case 'stream': {
+        stream.stop();
         const market = streamMarketOf(cls);
         const channels = $<HTMLInputElement>('stream-channels');
         channels.value = market ? defaultChannels(s.ticker, cls) : '';
@@ -143,6 +150,7 @@ async function showView(): Promise<void> {
     mark(s.view, 'ready');
     if (s.view !== 'stream') say('');
   } catch (e) {
+    if (controller.signal.aborted) return;
     loadedFor.delete(s.view);
     mark(s.view, 'error');
     say(e instanceof Error ? e.message : String(e), true);

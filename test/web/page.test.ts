@@ -313,6 +313,41 @@ test('the web page in headless Chromium, over the Lean test store', async (t) =>
     assert.match(page.url(), /from=2013-10-07&to=2013-10-07/);
   });
 
+  await t.test('a newer chart load wins over an older one still running, which is abandoned', async () => {
+    assert.equal(await open(page, server, 'ticker=IBM&from=2013-10-07&to=2013-10-07', 'chart'), 'ready');
+    const ibm = (await drawnBars(page)).length;
+    // The SPY answer is held back (the fault) until IBM has loaded again.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const abandoned = page.waitForEvent('requestfailed', {
+      predicate: (r) => r.url().includes('/ticker/SPY/'),
+      timeout: 60_000,
+    });
+    await page.route('**/v2/aggs/ticker/SPY/**', async (route) => {
+      await held;
+      await route.continue().catch(() => {});
+    });
+    const show = async (ticker: string) => {
+      await page.getByLabel('Ticker').fill(ticker);
+      await page.getByRole('button', { name: 'Show' }).click();
+    };
+    try {
+      await show('SPY');
+      await page.locator('#view-chart[data-status="loading"]').waitFor();
+      await show('IBM');
+      await page.locator('#view-chart[data-status="ready"]').waitFor();
+      await abandoned;
+    } finally {
+      release();
+      await page.unroute('**/v2/aggs/ticker/SPY/**');
+    }
+    assert.equal((await drawnBars(page)).length, ibm);
+    assert.match((await page.locator('#chart-caption').textContent()) ?? '', /^IBM:/);
+    assert.match(page.url(), /ticker=IBM/);
+  });
+
   await t.test('the trades table pages by next_url, forward and back', async () => {
     const status = await open(page, server, 'ticker=SPY&from=2013-10-07&to=2013-10-07&view=trades', 'trades');
     assert.equal(status, 'ready', await statusLine(page));
