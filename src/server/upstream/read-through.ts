@@ -203,13 +203,15 @@ export class ReadThrough {
       need.ticker,
       need.accepts,
       need.range,
-      this.#now() - this.#maxAgeMs,
+      // Offline, whatever is stored answers, however old.
+      this.#offline ? Number.MIN_SAFE_INTEGER : this.#now() - this.#maxAgeMs,
     );
     if (missing.length === 0) return false;
     if (this.#offline) {
-      const ranges = missing.map((r) => (r === ALL_DAYS ? 'all days' : `${r.first}..${r.last}`));
+      const days =
+        need.kind === 'splits' ? '' : ` for ${missing.map((r) => `${r.first}..${r.last}`).join(', ')}`;
       throw notFound(
-        `Not stored: ${KIND_NAMES[need.kind]} of ${need.ticker} for ${ranges.join(', ')}; this server is offline and fetches nothing upstream.`,
+        `Not stored: ${KIND_NAMES[need.kind]} of ${need.ticker}${days}; this server is offline and fetches nothing upstream.`,
       );
     }
     for (const gap of missing) await this.#fetch(need.ticker, need.kind, gap);

@@ -74,10 +74,14 @@ function lines(f: Fetched): { table: BulkTable; lines: string[] } | undefined {
   return undefined;
 }
 
-/** The statement that removes the stored rows a fetched range replaces. */
-function replaced(f: Fetched): { sql: string; params: SqlValue[] } {
-  const from = dayStartMs(f.range.first, f.tz, 0);
-  const to = dayStartMs(f.range.last, f.tz, 1);
+/** The statement that removes the stored rows of a ticker, kind and range of days (in `tz`). */
+export function coveredRows(f: Pick<Fetched, 'ticker' | 'kind' | 'range' | 'tz'>): {
+  sql: string;
+  params: SqlValue[];
+} {
+  // Ranges reach far in time (splits: every day); rows are never stored out there.
+  const from = f.range.first < '1900-01-01' ? -(2 ** 53) : dayStartMs(f.range.first, f.tz, 0);
+  const to = f.range.last > '2999-12-31' ? 2 ** 53 : dayStartMs(f.range.last, f.tz, 1);
   if (f.kind.startsWith('bars:')) {
     return {
       sql: 'DELETE FROM bars WHERE ticker = $1 AND resolution = $2 AND t >= $3 AND t < $4',
@@ -98,7 +102,9 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
   const splitRows =
     f.kind === 'splits'
       ? recordRows(
-          f.pages.flatMap((p) => parseJsonRecords(JSON.stringify(p), `upstream splits of ${f.ticker}`)),
+          f.pages
+            .filter((p) => Array.isArray(p.results) && p.results.length > 0)
+            .flatMap((p) => parseJsonRecords(JSON.stringify(p), `upstream splits of ${f.ticker}`)),
           `upstream splits of ${f.ticker}`,
           'splits',
         )
@@ -117,7 +123,7 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
       }
       source = readStaged(path, staged.table);
     }
-    const remove = replaced(f);
+    const remove = coveredRows(f);
     await store.transaction(async () => {
       await store.run(remove.sql, remove.params);
       if (staged && source) await store.run(`INSERT INTO ${staged.table} SELECT * FROM ${source}`);
