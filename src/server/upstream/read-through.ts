@@ -204,7 +204,7 @@ export class ReadThrough {
       need.accepts,
       need.range,
       // Offline, whatever is stored answers, however old.
-      this.#offline ? Number.MIN_SAFE_INTEGER : this.#now() - this.#maxAgeMs,
+      this.#offline ? 0 : this.#now() - this.#maxAgeMs,
     );
     if (missing.length === 0) return false;
     if (this.#offline) {
