@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseJson } from '../../../src/core/json.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { Store } from '../../../src/server/store/store.js';
-import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
+import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
 import { type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 import { openTestStore, withStoreFile } from '../../support/store.js';
 
