@@ -11,10 +11,20 @@ export interface DayRange {
   last: string;
 }
 
-/** What can be covered: bars of a resolution, ticks, or a ticker's splits (every day at once). */
-export type CoverageKind = 'bars:second' | 'bars:minute' | 'bars:day' | 'trades' | 'quotes' | 'splits';
+/** Kinds of reference record a ticker's coverage holds whole, as `mdq ingest json` stores them. */
+export const RECORD_KINDS = ['splits', 'dividends', 'news', 'financials', 'ticker_details'] as const;
 
-/** The range a whole-history kind (splits) covers. */
+/** A kind of reference record covered per ticker, every day at once. */
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** What can be covered: bars of a resolution and ticks (by day), or a ticker's reference records. */
+export type CoverageKind = 'bars:second' | 'bars:minute' | 'bars:day' | 'trades' | 'quotes' | RecordKind;
+
+/** Whether a kind is covered whole (every day at once) and never final: reference records. */
+export const isRecordKind = (kind: CoverageKind): kind is RecordKind =>
+  (RECORD_KINDS as readonly string[]).includes(kind);
+
+/** The range a kind of reference record covers. */
 export const ALL_DAYS: DayRange = { first: '0001-01-01', last: '9999-12-31' };
 
 const DAY_MS = 86_400_000;
@@ -87,7 +97,7 @@ export async function recordCoverage(
   const first = dayNumber(range.first);
   const last = dayNumber(range.last);
   const cut = dayNumber(today);
-  if (kind === 'splits' || first >= cut) return insert(range, false);
+  if (isRecordKind(kind) || first >= cut) return insert(range, false);
   if (last < cut) return insert(range, true);
   await insert({ first: range.first, last: dayText(cut - 1) }, true);
   await insert({ first: today, last: range.last }, false);

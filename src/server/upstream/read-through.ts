@@ -7,7 +7,7 @@ import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
 import { aggregateBars } from '../../operations/aggregates.js';
-import { splits } from '../../operations/reference.js';
+import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import { type AppEnv, errorBody, notFound, originOf } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
@@ -21,7 +21,9 @@ import {
   type DayRange,
   dayNumber,
   dayText,
+  isRecordKind,
   missingRanges,
+  type RecordKind,
 } from './coverage.js';
 import { storeFetched } from './store-fetched.js';
 import {
@@ -49,7 +51,7 @@ const BAR_SOURCES: Readonly<Record<'second' | 'minute' | 'day', readonly Coverag
 };
 
 /** Most records a page may hold upstream: fewer pages for a whole range. */
-const PAGE_LIMIT = { bars: 50_000, ticks: 50_000, splits: 1000 };
+const PAGE_LIMIT = { bars: 50_000, ticks: 50_000 };
 
 const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
   'bars:second': 'second bars',
@@ -58,7 +60,22 @@ const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
   trades: 'trades',
   quotes: 'quotes',
   splits: 'splits',
+  dividends: 'dividends',
+  news: 'news',
+  financials: 'financials',
+  ticker_details: 'ticker details',
 };
+
+/** The listing of each kind of record, and the most records a page of it holds. */
+const RECORD_LISTINGS: Readonly<Record<Exclude<RecordKind, 'ticker_details'>, [OperationSpec, number]>> = {
+  splits: [splits, 1000],
+  dividends: [dividends, 1000],
+  news: [tickerNews, 1000],
+  financials: [stockFinancials, 100],
+};
+
+/** Paths of the service's REST API (not the WebSocket feeds or anything else the server answers). */
+const API_PATH = /^\/(v\d+|vX|stocks|futures)\//;
 
 const aggregatesOp = aggregateBars();
 const tradesOp = tradesV3({ name: 'listTrades' });
@@ -133,6 +150,33 @@ export class ReadThrough {
 
   /** Mounts the layer's handlers on `app`, before the local routes (each calls on to them). */
   mount(app: Hono<AppEnv>): void {
+    const planned = [
+      aggregatesOp,
+      tradesOp,
+      quotesOp,
+      tickerDetails,
+      ...Object.values(RECORD_LISTINGS).map(([op]) => op),
+    ].map((op) => new RegExp(`^${routePattern(op).replace(/:[^/]+/g, '[^/]+')}$`));
+    // What the layer cannot store (snapshots, last trade and quote, other listings) is answered by the
+    // service while online, and from what the store holds offline.
+    app.use('*', async (c, next) => {
+      const path = c.req.path;
+      if (
+        this.#offline ||
+        c.req.method !== 'GET' ||
+        !API_PATH.test(path) ||
+        planned.some((p) => p.test(path))
+      ) {
+        return next();
+      }
+      try {
+        return await this.#passThrough(c);
+      } catch (e) {
+        const answer = upstreamFailure(c, e);
+        if (answer) return answer;
+        throw e;
+      }
+    });
     app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
     app.get(routePattern(tradesOp), (c, next) =>
       this.#serve(c, next, (cc) => tickNeeds(cc, tradesOp, 'trades')),
@@ -140,7 +184,12 @@ export class ReadThrough {
     app.get(routePattern(quotesOp), (c, next) =>
       this.#serve(c, next, (cc) => tickNeeds(cc, quotesOp, 'quotes')),
     );
-    app.get(routePattern(splits), (c, next) => this.#serve(c, next, splitNeeds));
+    for (const [kind, [op]] of Object.entries(RECORD_LISTINGS)) {
+      app.get(routePattern(op), (c, next) =>
+        this.#serve(c, next, (cc) => recordNeeds(cc, op, kind as RecordKind)),
+      );
+    }
+    app.get(routePattern(tickerDetails), (c, next) => this.#serve(c, next, detailsNeeds));
   }
 
   /** Closes the upstream connections. */
@@ -156,7 +205,7 @@ export class ReadThrough {
     const done: { kind: CoverageKind; range: DayRange }[] = [];
     const kinds = new Set((await coverageRows(this.#store, ticker)).map((r) => r.kind));
     for (const kind of kinds) {
-      const r = kind === 'splits' ? ALL_DAYS : range;
+      const r = isRecordKind(kind) ? ALL_DAYS : range;
       await this.#fetch(ticker, kind, r);
       done.push({ kind, range: r });
     }
@@ -208,8 +257,9 @@ export class ReadThrough {
     );
     if (missing.length === 0) return false;
     if (this.#offline) {
-      const days =
-        need.kind === 'splits' ? '' : ` for ${missing.map((r) => `${r.first}..${r.last}`).join(', ')}`;
+      const days = isRecordKind(need.kind)
+        ? ''
+        : ` for ${missing.map((r) => `${r.first}..${r.last}`).join(', ')}`;
       throw notFound(
         `Not stored: ${KIND_NAMES[need.kind]} of ${need.ticker}${days}; this server is offline and fetches nothing upstream.`,
       );
@@ -247,7 +297,7 @@ export class ReadThrough {
       storeFetched(this.#store, { ticker, kind, range, tz, pages, fetchedAt, today: dayOf(fetchedAt, tz) }),
     );
     this.#log(
-      `upstream: stored ${rows} ${KIND_NAMES[kind]} of ${ticker}${kind === 'splits' ? '' : ` for ${range.first}..${range.last}`} (${pages.length} page${pages.length === 1 ? '' : 's'})`,
+      `upstream: stored ${rows} ${KIND_NAMES[kind]} of ${ticker}${isRecordKind(kind) ? '' : ` for ${range.first}..${range.last}`} (${pages.length} page${pages.length === 1 ? '' : 's'})`,
     );
   }
 
@@ -316,8 +366,10 @@ function upstreamTarget(ticker: string, kind: CoverageKind, range: DayRange, tz:
     });
     return `${path}?adjusted=false&sort=asc&limit=${PAGE_LIMIT.bars}`;
   }
-  if (kind === 'splits') {
-    return `${splits.path}?${new URLSearchParams({ ticker, limit: String(PAGE_LIMIT.splits) })}`;
+  if (kind === 'ticker_details') return expandPath(tickerDetails.path, { ticker });
+  if (isRecordKind(kind)) {
+    const [op, limit] = RECORD_LISTINGS[kind];
+    return `${op.path}?${new URLSearchParams({ ticker, limit: String(limit) })}`;
   }
   const op = kind === 'trades' ? tradesOp : quotesOp;
   const query = new URLSearchParams({
@@ -387,12 +439,20 @@ function tickNeeds(c: Context<AppEnv>, op: OperationSpec, kind: 'trades' | 'quot
   ];
 }
 
-/** Splits of one ticker are stored whole; other listings go upstream. */
-function splitNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
-  const req = parseRequest(splits, c);
+/** A listing of one ticker's records is answered from its records stored whole; other listings go upstream. */
+function recordNeeds(c: Context<AppEnv>, op: OperationSpec, kind: RecordKind): Need[] | 'upstream' {
+  const req = parseRequest(op, c);
   const ticker = req.values.get('ticker');
   if (typeof ticker !== 'string' || ticker === '') return 'upstream';
-  return [{ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS }];
+  return [{ ticker, kind, accepts: [kind], range: ALL_DAYS }];
+}
+
+/** A ticker's details as of today are stored as a record; as of another date they go upstream. */
+function detailsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(tickerDetails, c);
+  const ticker = req.values.get('ticker');
+  if (typeof ticker !== 'string' || ticker === '' || req.values.get('date') !== undefined) return 'upstream';
+  return [{ ticker, kind: 'ticker_details', accepts: ['ticker_details'], range: ALL_DAYS }];
 }
 
 /**

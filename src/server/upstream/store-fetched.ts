@@ -1,11 +1,12 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringifyJson } from '../../core/json.js';
 import { parseJsonRecords, recordRows, writeRecordRows } from '../ingest/json.js';
 import { type BulkTable, readStaged } from '../ingest/staging.js';
 import type { SqlValue, Store } from '../store/store.js';
 import { dayStartMs } from '../validate.js';
-import { type CoverageKind, type DayRange, recordCoverage } from './coverage.js';
+import { type CoverageKind, type DayRange, isRecordKind, recordCoverage } from './coverage.js';
 
 /**
  * Writes what was fetched from upstream for one ticker, kind and range of days into the store's own
@@ -74,7 +75,10 @@ function lines(f: Fetched): { table: BulkTable; lines: string[] } | undefined {
   return undefined;
 }
 
-/** The statement that removes the stored rows of a ticker, kind and range of days (in `tz`). */
+/**
+ * The statement that removes the stored rows of a ticker, kind and range of days (in `tz`); for a kind
+ * of record, the records stored under the ticker.
+ */
 export function coveredRows(f: Pick<Fetched, 'ticker' | 'kind' | 'range' | 'tz'>): {
   sql: string;
   params: SqlValue[];
@@ -89,6 +93,13 @@ export function coveredRows(f: Pick<Fetched, 'ticker' | 'kind' | 'range' | 'tz'>
     };
   }
   if (f.kind === 'splits') return { sql: 'DELETE FROM splits WHERE ticker = $1', params: [f.ticker] };
+  // Records are replaced by id (a news article of several tickers is stored once, under its first).
+  if (isRecordKind(f.kind)) {
+    return {
+      sql: 'DELETE FROM reference_records WHERE kind = $1 AND ticker = $2',
+      params: [f.kind, f.ticker],
+    };
+  }
   const ns = 1_000_000n;
   return {
     sql: `DELETE FROM ${f.kind} WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3`,
@@ -99,16 +110,17 @@ export function coveredRows(f: Pick<Fetched, 'ticker' | 'kind' | 'range' | 'tz'>
 /** Stores a complete fetch with its coverage, in one transaction; returns the rows written. */
 export async function storeFetched(store: Store, f: Fetched): Promise<number> {
   const staged = lines(f);
-  const splitRows =
-    f.kind === 'splits'
-      ? recordRows(
-          f.pages
-            .filter((p) => Array.isArray(p.results) && p.results.length > 0)
-            .flatMap((p) => parseJsonRecords(JSON.stringify(p), `upstream splits of ${f.ticker}`)),
-          `upstream splits of ${f.ticker}`,
-          'splits',
-        )
-      : undefined;
+  const kind = f.kind;
+  const file = `upstream ${kind} of ${f.ticker}`;
+  const recordRowsOf = isRecordKind(kind)
+    ? recordRows(
+        f.pages
+          .filter((p) => (Array.isArray(p.results) ? p.results.length > 0 : typeof p.results === 'object'))
+          .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
+        file,
+        kind,
+      )
+    : undefined;
   let dir: string | undefined;
   try {
     let source: string | undefined;
@@ -125,12 +137,15 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
     }
     const remove = coveredRows(f);
     await store.transaction(async () => {
-      await store.run(remove.sql, remove.params);
+      // Only splits are replaced whole: other records may be shared with other tickers.
+      if (!isRecordKind(f.kind) || f.kind === 'splits') await store.run(remove.sql, remove.params);
       if (staged && source) await store.run(`INSERT INTO ${staged.table} SELECT * FROM ${source}`);
-      if (splitRows) await writeRecordRows(store, splitRows);
+      if (recordRowsOf) await writeRecordRows(store, recordRowsOf);
       await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);
     });
-    return staged?.lines.length ?? splitRows?.splits.length ?? 0;
+    return (
+      staged?.lines.length ?? (recordRowsOf ? recordRowsOf.splits.length + recordRowsOf.records.length : 0)
+    );
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }

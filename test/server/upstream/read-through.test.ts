@@ -75,6 +75,9 @@ const RECORDED = [
   '/v3/trades/IBM?timestamp=2013-10-07&order=asc&limit=5000',
   '/v3/quotes/IBM?timestamp=2013-10-08&limit=20000',
   '/v3/reference/splits?ticker=AAPL',
+  '/v3/reference/tickers/AAPL',
+  // The Lean data has no dividends: an empty listing is stored as covered all the same.
+  '/v3/reference/dividends?ticker=AAPL',
 ];
 
 /** 2013-10-07 14:00 UTC (10:00 in New York). */
@@ -128,7 +131,10 @@ describe('caching server (startServer upstream)', () => {
           const got = await allPages(cache.url, path);
           const want = await allPages(truth.url, path);
           assert.equal(got.length, want.length, `${path}: pages`);
-          assert.ok(got[0]?.body.results?.length > 0, `${path} has results`);
+          if (!path.includes('dividends'))
+            assert.ok(got[0]?.body.results !== undefined, `${path} has results`);
+          if (path.includes('/v2/aggs') || path.includes('/v3/trades') || path.includes('/v3/quotes'))
+            assert.ok(got[0]?.body.results.length > 0, `${path} has results`);
           got.forEach((page, i) => {
             assert.equal(page.status, 200, `${path}: ${page.text.slice(0, 200)}`);
             assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth.url), path);
@@ -138,6 +144,12 @@ describe('caching server (startServer upstream)', () => {
             got.map((p) => normal(p.text, cache.url)),
           );
         }
+        // A snapshot is not stored: the service answers it while online.
+        const snapshot = '/v2/snapshot/locale/us/markets/stocks/tickers/SPY';
+        const live = await get(cache.url, snapshot);
+        assert.equal(live.status, 200, live.text);
+        assert.equal(normal(live.text, cache.url), normal((await get(truth.url, snapshot)).text, truth.url));
+        assert.ok(proxy.seen.some((s) => s.url === snapshot));
         const calls = proxy.seen.length;
         assert.ok(calls >= RECORDED.length, `upstream calls: ${calls}`);
         assert.equal(cache.upstream?.upstreamRequests, calls);
@@ -172,6 +184,9 @@ describe('caching server (startServer upstream)', () => {
           const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
           assert.deepEqual(again, first.get(path), `offline ${path}`);
         }
+        const details = await get(offline.url, '/v3/reference/tickers/IBM');
+        assert.equal(details.status, 404);
+        assert.match(details.body.message, /ticker details of IBM; this server is offline/);
         const missing = await get(offline.url, '/v2/aggs/ticker/IBM/range/1/day/2013-08-20/2013-09-05');
         assert.equal(missing.status, 404);
         assert.equal(missing.body.status, 'NOT_FOUND');
