@@ -22,6 +22,8 @@ export interface ScriptedProxy {
   readonly url: string;
   /** Every request received, in order. */
   readonly seen: ProxiedRequest[];
+  /** The most requests that were being answered at once. */
+  readonly maxInFlight: number;
   /** Replaces the script. */
   script: (req: ProxiedRequest, index: number) => ProxyAction;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startScriptedProxy(
   const proxy: ScriptedProxy = {
     url: '',
     seen: [],
+    maxInFlight: 0,
     script,
     close: async () => {},
   };
@@ -63,7 +66,11 @@ export async function startScriptedProxy(
       out.on('error', reject);
       out.end();
     });
+  let inFlight = 0;
   const server = createServer((req, res) => {
+    inFlight++;
+    (proxy as { maxInFlight: number }).maxInFlight = Math.max(proxy.maxInFlight, inFlight);
+    res.once('close', () => inFlight--);
     const seen: ProxiedRequest = { url: req.url ?? '', authorization: req.headers.authorization };
     proxy.seen.push(seen);
     const action = proxy.script(seen, proxy.seen.length - 1);

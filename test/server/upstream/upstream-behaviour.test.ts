@@ -203,11 +203,26 @@ describe('caching server and its upstream', () => {
           assert.equal(proxy.seen.length, 2, 'aged: fetched again');
           assert.match(proxy.seen[1]?.url ?? '', /\/range\/1\/minute\/2013-10-08\/2013-10-08\?/);
 
+          // A refresh fetches a stored range again, now.
+          const refreshed = await layer.refresh('SPY', { first: '2013-10-07', last: '2013-10-07' });
+          assert.deepEqual(refreshed, [
+            { kind: 'bars:minute', range: { first: '2013-10-07', last: '2013-10-07' } },
+          ]);
+          assert.equal(proxy.seen.length, 3);
+          assert.match(proxy.seen[2]?.url ?? '', /\/range\/1\/minute\/2013-10-07\/2013-10-07\?/);
+          assert.equal(
+            await count(store, "SELECT * FROM bars WHERE ticker = 'SPY'"),
+            await count(
+              lean,
+              "SELECT * FROM bars WHERE ticker = 'SPY' AND resolution = 'minute' AND t >= 1381118400000 AND t < 1381291200000",
+            ),
+          );
+
           assert.equal(await clearCache(store), 2);
           assert.equal(await count(store, "SELECT * FROM bars WHERE ticker = 'SPY'"), 0);
           assert.equal((await cacheStatus(store)).ranges.length, 0);
           assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 3, 'cleared: fetched again');
+          assert.equal(proxy.seen.length, 4, 'cleared: fetched again');
         } finally {
           await layer.close();
           store.close();
@@ -218,6 +233,18 @@ describe('caching server and its upstream', () => {
       await up.close();
       lean.close();
     }
+  });
+
+  test('with an upstream rate, requests wait their turn instead of failing', async (t) => {
+    await withRig(t, { rate: { requests: 1, per: 0.05 } }, async ({ proxy, cache }) => {
+      const days = ['2013-10-07', '2013-10-08', '2013-10-09', '2013-10-10'];
+      const answers = await Promise.all(
+        days.map((d) => get(cache.url, `/v2/aggs/ticker/IBM/range/1/minute/${d}/${d}?adjusted=false`)),
+      );
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      assert.equal(proxy.seen.length, days.length);
+      assert.equal(proxy.maxInFlight, 1);
+    });
   });
 
   test('an upstream rate reads as requests per window; a malformed one is refused naming it', () => {
