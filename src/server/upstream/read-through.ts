@@ -418,8 +418,8 @@ function aggregateNeeds(c: Context<AppEnv>): Need[] {
     };
   }
   const needs: Need[] = [{ ticker, kind: `bars:${base}`, accepts: BAR_SOURCES[base], range }];
-  // Adjusting reads the ticker's splits; indices have none.
-  if (!ticker.startsWith('I:') && req.values.get('adjusted') !== false) {
+  // Adjusting reads the ticker's splits; only stocks (tickers without a class prefix) have any.
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }
   return needs;
