@@ -11,8 +11,18 @@ export interface DayRange {
   last: string;
 }
 
-/** Kinds of reference record a ticker's coverage holds whole, as `mdq ingest json` stores them. */
-export const RECORD_KINDS = ['splits', 'dividends', 'news', 'financials', 'ticker_details'] as const;
+/**
+ * Kinds of record a ticker's coverage holds whole: reference records, as `mdq ingest json` stores them,
+ * and the ticker's snapshot as last fetched.
+ */
+export const RECORD_KINDS = [
+  'splits',
+  'dividends',
+  'news',
+  'financials',
+  'ticker_details',
+  'snapshot',
+] as const;
 
 /** A kind of reference record covered per ticker, every day at once. */
 export type RecordKind = (typeof RECORD_KINDS)[number];

@@ -8,8 +8,9 @@ import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
 import { aggregateBars } from '../../operations/aggregates.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
+import { snapshotTicker } from '../../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
-import { type AppEnv, errorBody, notFound, originOf } from '../http.js';
+import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
 import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } from '../market/windows.js';
 import type { Store } from '../store/store.js';
@@ -64,10 +65,20 @@ const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
   news: 'news',
   financials: 'financials',
   ticker_details: 'ticker details',
+  snapshot: 'snapshot',
 };
 
+/** The single-ticker snapshots, by the ticker prefix of their market. */
+const SNAPSHOTS = [
+  { prefix: 'C:', op: snapshotTicker('global/markets/forex') },
+  { prefix: 'X:', op: snapshotTicker('global/markets/crypto') },
+  { prefix: '', op: snapshotTicker('us/markets/stocks') },
+] as const;
+
 /** The listing of each kind of record, and the most records a page of it holds. */
-const RECORD_LISTINGS: Readonly<Record<Exclude<RecordKind, 'ticker_details'>, [OperationSpec, number]>> = {
+const RECORD_LISTINGS: Readonly<
+  Record<Exclude<RecordKind, 'ticker_details' | 'snapshot'>, [OperationSpec, number]>
+> = {
   splits: [splits, 1000],
   dividends: [dividends, 1000],
   news: [tickerNews, 1000],
@@ -155,6 +166,7 @@ export class ReadThrough {
       tradesOp,
       quotesOp,
       tickerDetails,
+      ...SNAPSHOTS.map((s) => s.op),
       ...Object.values(RECORD_LISTINGS).map(([op]) => op),
     ].map((op) => new RegExp(`^${routePattern(op).replace(/:[^/]+/g, '[^/]+')}$`));
     // What the layer cannot store (snapshots, last trade and quote, other listings) is answered by the
@@ -190,6 +202,9 @@ export class ReadThrough {
       );
     }
     app.get(routePattern(tickerDetails), (c, next) => this.#serve(c, next, detailsNeeds));
+    for (const { prefix, op } of SNAPSHOTS) {
+      app.get(routePattern(op), (c, next) => this.#snapshot(c, next, op, prefix));
+    }
   }
 
   /** Closes the upstream connections. */
@@ -228,7 +243,7 @@ export class ReadThrough {
     try {
       if (needs === 'upstream') {
         if (this.#offline) {
-          await this.#reading(next);
+          await this.#read(next);
           return undefined;
         }
         return await this.#passThrough(c);
@@ -241,7 +256,47 @@ export class ReadThrough {
       if (answer) return answer;
       throw e;
     }
-    await this.#reading(next);
+    await this.#read(next);
+    return undefined;
+  }
+
+  /**
+   * A ticker's snapshot: fetched when the stored one is older than the age allowed, and answered as
+   * stored. Offline, or when none was ever fetched, the local route computes one from the stored data.
+   */
+  async #snapshot(
+    c: Context<AppEnv>,
+    next: Next,
+    op: OperationSpec,
+    prefix: string,
+  ): Promise<Response | undefined> {
+    const raw = String(parseRequest(op, c).values.get('ticker'));
+    const ticker = raw.startsWith(prefix) ? raw : `${prefix}${raw}`;
+    if (!this.#offline) {
+      try {
+        const fetched = await this.#ensure({
+          ticker,
+          kind: 'snapshot',
+          accepts: ['snapshot'],
+          range: ALL_DAYS,
+        });
+        if (!fetched) this.stats.answeredFromStore++;
+      } catch (e) {
+        const answer = upstreamFailure(c, e);
+        if (answer) return answer;
+        throw e;
+      }
+    }
+    const stored = await this.#read(() =>
+      this.#store.all<{ body: string }>(
+        "SELECT body FROM reference_records WHERE kind = 'snapshot' AND id = $1",
+        [ticker],
+      ),
+    );
+    const id = c.get('requestId');
+    if (stored[0])
+      return jsonResponse(`{"request_id":"${id}","status":"OK","ticker":${stored[0].body}}`, 200, id);
+    await this.#read(next);
     return undefined;
   }
 
@@ -321,12 +376,12 @@ export class ReadThrough {
     });
   }
 
-  /** Runs a local answer while no write is under way. */
-  async #reading(next: Next): Promise<void> {
+  /** Runs a read of the store (a local answer) while no write is under way. */
+  async #read<T>(read: () => Promise<T>): Promise<T> {
     while (this.#writing) await this.#writing;
     this.#readers++;
     try {
-      await next();
+      return await read();
     } finally {
       if (--this.#readers === 0) this.#idle?.();
     }
@@ -367,6 +422,10 @@ function upstreamTarget(ticker: string, kind: CoverageKind, range: DayRange, tz:
     return `${path}?adjusted=false&sort=asc&limit=${PAGE_LIMIT.bars}`;
   }
   if (kind === 'ticker_details') return expandPath(tickerDetails.path, { ticker });
+  if (kind === 'snapshot') {
+    const { op } = SNAPSHOTS.find((s) => ticker.startsWith(s.prefix)) ?? SNAPSHOTS[2];
+    return expandPath(op.path, { ticker });
+  }
   if (isRecordKind(kind)) {
     const [op, limit] = RECORD_LISTINGS[kind];
     return `${op.path}?${new URLSearchParams({ ticker, limit: String(limit) })}`;

@@ -112,15 +112,17 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
   const staged = lines(f);
   const kind = f.kind;
   const file = `upstream ${kind} of ${f.ticker}`;
-  const recordRowsOf = isRecordKind(kind)
-    ? recordRows(
-        f.pages
-          .filter((p) => (Array.isArray(p.results) ? p.results.length > 0 : typeof p.results === 'object'))
-          .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
-        file,
-        kind,
-      )
-    : undefined;
+  const snapshot = kind === 'snapshot' ? f.pages[0]?.ticker : undefined;
+  const recordRowsOf =
+    isRecordKind(kind) && kind !== 'snapshot'
+      ? recordRows(
+          f.pages
+            .filter((p) => (Array.isArray(p.results) ? p.results.length > 0 : typeof p.results === 'object'))
+            .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
+          file,
+          kind,
+        )
+      : undefined;
   let dir: string | undefined;
   try {
     let source: string | undefined;
@@ -137,8 +139,15 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
     }
     const remove = coveredRows(f);
     await store.transaction(async () => {
-      // Only splits are replaced whole: other records may be shared with other tickers.
-      if (!isRecordKind(f.kind) || f.kind === 'splits') await store.run(remove.sql, remove.params);
+      // Splits and snapshots are replaced whole; other records may be shared with other tickers.
+      if (!isRecordKind(kind) || kind === 'splits' || kind === 'snapshot')
+        await store.run(remove.sql, remove.params);
+      if (snapshot !== undefined) {
+        await store.run("INSERT INTO reference_records VALUES ('snapshot', $1, $1, NULL, $2)", [
+          f.ticker,
+          stringifyJson(snapshot),
+        ]);
+      }
       if (staged && source) await store.run(`INSERT INTO ${staged.table} SELECT * FROM ${source}`);
       if (recordRowsOf) await writeRecordRows(store, recordRowsOf);
       await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);

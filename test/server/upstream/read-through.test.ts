@@ -78,6 +78,8 @@ const RECORDED = [
   '/v3/reference/tickers/AAPL',
   // The Lean data has no dividends: an empty listing is stored as covered all the same.
   '/v3/reference/dividends?ticker=AAPL',
+  '/v2/snapshot/locale/us/markets/stocks/tickers/SPY',
+  '/v2/snapshot/locale/global/markets/forex/tickers/C:EURUSD',
 ];
 
 /** 2013-10-07 14:00 UTC (10:00 in New York). */
@@ -131,7 +133,9 @@ describe('caching server (startServer upstream)', () => {
           const got = await allPages(cache.url, path);
           const want = await allPages(truth.url, path);
           assert.equal(got.length, want.length, `${path}: pages`);
-          if (!path.includes('dividends'))
+          if (path.includes('snapshot'))
+            assert.equal(typeof got[0]?.body.ticker?.day, 'object', `${path} has a day`);
+          else if (!path.includes('dividends'))
             assert.ok(got[0]?.body.results !== undefined, `${path} has results`);
           if (path.includes('/v2/aggs') || path.includes('/v3/trades') || path.includes('/v3/quotes'))
             assert.ok(got[0]?.body.results.length > 0, `${path} has results`);
@@ -144,12 +148,12 @@ describe('caching server (startServer upstream)', () => {
             got.map((p) => normal(p.text, cache.url)),
           );
         }
-        // A snapshot is not stored: the service answers it while online.
-        const snapshot = '/v2/snapshot/locale/us/markets/stocks/tickers/SPY';
-        const live = await get(cache.url, snapshot);
+        // A listing of many tickers is not stored: the service answers it while online.
+        const listing = '/v3/reference/tickers?market=stocks&limit=5';
+        const live = await get(cache.url, listing);
         assert.equal(live.status, 200, live.text);
-        assert.equal(normal(live.text, cache.url), normal((await get(truth.url, snapshot)).text, truth.url));
-        assert.ok(proxy.seen.some((s) => s.url === snapshot));
+        assert.equal(normal(live.text, cache.url), normal((await get(truth.url, listing)).text, truth.url));
+        assert.ok(proxy.seen.some((s) => s.url === listing));
         const calls = proxy.seen.length;
         assert.ok(calls >= RECORDED.length, `upstream calls: ${calls}`);
         assert.equal(cache.upstream?.upstreamRequests, calls);

@@ -235,6 +235,45 @@ describe('caching server and its upstream', () => {
     }
   });
 
+  test('a snapshot is answered as stored until it is older than the age allowed, then fetched again', async (t) => {
+    const lean = await openTestStore(t);
+    if (!lean) return;
+    const up = await startServer({ store: lean, port: 0, log: () => {} });
+    const proxy = await startScriptedProxy(up.url);
+    try {
+      await withStoreFile(async (db) => {
+        const store = await Store.open(db);
+        let now = Date.UTC(2013, 9, 8, 15);
+        const layer = new ReadThrough(
+          store,
+          { url: proxy.url, maxAgeSeconds: 60 },
+          () => {},
+          () => now,
+        );
+        const app = createApp({ store, now: async () => now, log: () => {} }, { before: layer });
+        try {
+          const path = '/v2/snapshot/locale/us/markets/stocks/tickers/SPY?apiKey=local';
+          const first = (await (await app.request(path)).json()) as { ticker: { ticker: string } };
+          assert.equal(first.ticker.ticker, 'SPY');
+          now += 59_000;
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 1);
+          now += 2000;
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 2);
+          assert.equal(await count(store, "SELECT * FROM reference_records WHERE kind = 'snapshot'"), 1);
+        } finally {
+          await layer.close();
+          store.close();
+        }
+      });
+    } finally {
+      await proxy.close();
+      await up.close();
+      lean.close();
+    }
+  });
+
   test('with an upstream rate, requests wait their turn instead of failing', async (t) => {
     await withRig(t, { rate: { requests: 1, per: 0.05 } }, async ({ proxy, cache }) => {
       const days = ['2013-10-07', '2013-10-08', '2013-10-09', '2013-10-10'];
