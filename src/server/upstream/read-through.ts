@@ -169,8 +169,8 @@ export class ReadThrough {
       ...SNAPSHOTS.map((s) => s.op),
       ...Object.values(RECORD_LISTINGS).map(([op]) => op),
     ].map((op) => new RegExp(`^${routePattern(op).replace(/:[^/]+/g, '[^/]+')}$`));
-    // What the layer cannot store (snapshots, last trade and quote, other listings) is answered by the
-    // service while online, and from what the store holds offline.
+    // What the layer cannot store (snapshots of many tickers, last trade and quote, other listings) is
+    // answered by the service while online, and from what the store holds offline.
     app.use('*', async (c, next) => {
       const path = c.req.path;
       if (
