@@ -13,7 +13,7 @@ export interface DayRange {
 
 /**
  * Kinds of record a ticker's coverage holds whole: reference records, as `mdq ingest json` stores them,
- * and the ticker's snapshot as last fetched.
+ * and the live ones (its snapshot, last trade and last quote) as last fetched.
  */
 export const RECORD_KINDS = [
   'splits',
@@ -22,7 +22,12 @@ export const RECORD_KINDS = [
   'financials',
   'ticker_details',
   'snapshot',
+  'last_trade',
+  'last_quote',
 ] as const;
+
+/** Records of a ticker's current state, stored as the answer that brought them. */
+export type LiveKind = 'snapshot' | 'last_trade' | 'last_quote';
 
 /** A kind of reference record covered per ticker, every day at once. */
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -33,6 +38,10 @@ export type CoverageKind = 'bars:second' | 'bars:minute' | 'bars:day' | 'trades'
 /** Whether a kind is covered whole (every day at once) and never final: reference records. */
 export const isRecordKind = (kind: CoverageKind): kind is RecordKind =>
   (RECORD_KINDS as readonly string[]).includes(kind);
+
+/** Whether a kind is a record of a ticker's current state. */
+export const isLiveKind = (kind: CoverageKind): kind is LiveKind =>
+  kind === 'snapshot' || kind === 'last_trade' || kind === 'last_quote';
 
 /** The range a kind of reference record covers. */
 export const ALL_DAYS: DayRange = { first: '0001-01-01', last: '9999-12-31' };

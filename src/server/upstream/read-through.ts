@@ -7,6 +7,7 @@ import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
 import { aggregateBars } from '../../operations/aggregates.js';
+import { lastQuote, lastTrade } from '../../operations/last.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
@@ -22,7 +23,9 @@ import {
   type DayRange,
   dayNumber,
   dayText,
+  isLiveKind,
   isRecordKind,
+  type LiveKind,
   missingRanges,
   type RecordKind,
 } from './coverage.js';
@@ -66,18 +69,25 @@ const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
   financials: 'financials',
   ticker_details: 'ticker details',
   snapshot: 'snapshot',
+  last_trade: 'last trade',
+  last_quote: 'last quote',
 };
 
-/** The single-ticker snapshots, by the ticker prefix of their market. */
-const SNAPSHOTS = [
-  { prefix: 'C:', op: snapshotTicker('global/markets/forex') },
-  { prefix: 'X:', op: snapshotTicker('global/markets/crypto') },
-  { prefix: '', op: snapshotTicker('us/markets/stocks') },
-] as const;
+/**
+ * Routes of a ticker's current state, stored as the answer that brought them: its snapshot (by the
+ * ticker prefix of its market), its last trade and last quote.
+ */
+const LIVE: readonly { kind: LiveKind; prefix: string; op: OperationSpec }[] = [
+  { kind: 'snapshot', prefix: 'C:', op: snapshotTicker('global/markets/forex') },
+  { kind: 'snapshot', prefix: 'X:', op: snapshotTicker('global/markets/crypto') },
+  { kind: 'snapshot', prefix: '', op: snapshotTicker('us/markets/stocks') },
+  { kind: 'last_trade', prefix: '', op: lastTrade() },
+  { kind: 'last_quote', prefix: '', op: lastQuote },
+];
 
 /** The listing of each kind of record, and the most records a page of it holds. */
 const RECORD_LISTINGS: Readonly<
-  Record<Exclude<RecordKind, 'ticker_details' | 'snapshot'>, [OperationSpec, number]>
+  Record<Exclude<RecordKind, 'ticker_details' | LiveKind>, [OperationSpec, number]>
 > = {
   splits: [splits, 1000],
   dividends: [dividends, 1000],
@@ -166,7 +176,7 @@ export class ReadThrough {
       tradesOp,
       quotesOp,
       tickerDetails,
-      ...SNAPSHOTS.map((s) => s.op),
+      ...LIVE.map((l) => l.op),
       ...Object.values(RECORD_LISTINGS).map(([op]) => op),
     ].map((op) => new RegExp(`^${routePattern(op).replace(/:[^/]+/g, '[^/]+')}$`));
     // What the layer cannot store (snapshots of many tickers, last trade and quote, other listings) is
@@ -202,9 +212,7 @@ export class ReadThrough {
       );
     }
     app.get(routePattern(tickerDetails), (c, next) => this.#serve(c, next, detailsNeeds));
-    for (const { prefix, op } of SNAPSHOTS) {
-      app.get(routePattern(op), (c, next) => this.#snapshot(c, next, op, prefix));
-    }
+    for (const live of LIVE) app.get(routePattern(live.op), (c, next) => this.#live(c, next, live));
   }
 
   /** Closes the upstream connections. */
@@ -261,25 +269,20 @@ export class ReadThrough {
   }
 
   /**
-   * A ticker's snapshot: fetched when the stored one is older than the age allowed, and answered as
-   * stored. Offline, or when none was ever fetched, the local route computes one from the stored data.
+   * A ticker's current state (snapshot, last trade or quote): fetched when the stored one is older than
+   * the age allowed, and answered as stored. Offline, or when none was ever fetched, the local route
+   * computes it from the stored data.
    */
-  async #snapshot(
+  async #live(
     c: Context<AppEnv>,
     next: Next,
-    op: OperationSpec,
-    prefix: string,
+    { kind, prefix, op }: (typeof LIVE)[number],
   ): Promise<Response | undefined> {
     const raw = String(parseRequest(op, c).values.get('ticker'));
     const ticker = raw.startsWith(prefix) ? raw : `${prefix}${raw}`;
     if (!this.#offline) {
       try {
-        const fetched = await this.#ensure({
-          ticker,
-          kind: 'snapshot',
-          accepts: ['snapshot'],
-          range: ALL_DAYS,
-        });
+        const fetched = await this.#ensure({ ticker, kind, accepts: [kind], range: ALL_DAYS });
         if (!fetched) this.stats.answeredFromStore++;
       } catch (e) {
         const answer = upstreamFailure(c, e);
@@ -288,16 +291,19 @@ export class ReadThrough {
       }
     }
     const stored = await this.#read(() =>
-      this.#store.all<{ body: string }>(
-        "SELECT body FROM reference_records WHERE kind = 'snapshot' AND id = $1",
-        [ticker],
-      ),
+      this.#store.all<{ body: string }>('SELECT body FROM reference_records WHERE kind = $1 AND id = $2', [
+        kind,
+        ticker,
+      ]),
     );
+    if (!stored[0]) {
+      await this.#read(next);
+      return undefined;
+    }
     const id = c.get('requestId');
-    if (stored[0])
-      return jsonResponse(`{"request_id":"${id}","status":"OK","ticker":${stored[0].body}}`, 200, id);
-    await this.#read(next);
-    return undefined;
+    const body = parseJson(stored[0].body) as Record<string, unknown>;
+    body.request_id = id;
+    return jsonResponse(stringifyJson(body), 200, id);
   }
 
   /** Fetches what `need` lacks; true when anything was fetched. */
@@ -422,9 +428,9 @@ function upstreamTarget(ticker: string, kind: CoverageKind, range: DayRange, tz:
     return `${path}?adjusted=false&sort=asc&limit=${PAGE_LIMIT.bars}`;
   }
   if (kind === 'ticker_details') return expandPath(tickerDetails.path, { ticker });
-  if (kind === 'snapshot') {
-    const { op } = SNAPSHOTS.find((s) => ticker.startsWith(s.prefix)) ?? SNAPSHOTS[2];
-    return expandPath(op.path, { ticker });
+  if (isLiveKind(kind)) {
+    const live = LIVE.find((l) => l.kind === kind && ticker.startsWith(l.prefix)) as (typeof LIVE)[number];
+    return expandPath(live.op.path, { ticker });
   }
   if (isRecordKind(kind)) {
     const [op, limit] = RECORD_LISTINGS[kind];

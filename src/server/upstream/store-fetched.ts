@@ -6,7 +6,7 @@ import { parseJsonRecords, recordRows, writeRecordRows } from '../ingest/json.js
 import { type BulkTable, readStaged } from '../ingest/staging.js';
 import type { SqlValue, Store } from '../store/store.js';
 import { dayStartMs } from '../validate.js';
-import { type CoverageKind, type DayRange, isRecordKind, recordCoverage } from './coverage.js';
+import { type CoverageKind, type DayRange, isLiveKind, isRecordKind, recordCoverage } from './coverage.js';
 
 /**
  * Writes what was fetched from upstream for one ticker, kind and range of days into the store's own
@@ -112,9 +112,10 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
   const staged = lines(f);
   const kind = f.kind;
   const file = `upstream ${kind} of ${f.ticker}`;
-  const snapshot = kind === 'snapshot' ? f.pages[0]?.ticker : undefined;
+  // A live record is the answer itself; its request id is set afresh for each answer from it.
+  const live = isLiveKind(kind) ? { ...f.pages[0], request_id: '' } : undefined;
   const recordRowsOf =
-    isRecordKind(kind) && kind !== 'snapshot'
+    isRecordKind(kind) && !isLiveKind(kind)
       ? recordRows(
           f.pages
             .filter((p) => (Array.isArray(p.results) ? p.results.length > 0 : typeof p.results === 'object'))
@@ -139,13 +140,14 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
     }
     const remove = coveredRows(f);
     await store.transaction(async () => {
-      // Splits and snapshots are replaced whole; other records may be shared with other tickers.
-      if (!isRecordKind(kind) || kind === 'splits' || kind === 'snapshot')
+      // Splits and live records are replaced whole; other records may be shared with other tickers.
+      if (!isRecordKind(kind) || kind === 'splits' || isLiveKind(kind))
         await store.run(remove.sql, remove.params);
-      if (snapshot !== undefined) {
-        await store.run("INSERT INTO reference_records VALUES ('snapshot', $1, $1, NULL, $2)", [
+      if (live !== undefined) {
+        await store.run('INSERT INTO reference_records VALUES ($1, $2, $2, NULL, $3)', [
+          kind,
           f.ticker,
-          stringifyJson(snapshot),
+          stringifyJson(live),
         ]);
       }
       if (staged && source) await store.run(`INSERT INTO ${staged.table} SELECT * FROM ${source}`);

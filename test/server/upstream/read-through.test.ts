@@ -80,6 +80,8 @@ const RECORDED = [
   '/v3/reference/dividends?ticker=AAPL',
   '/v2/snapshot/locale/us/markets/stocks/tickers/SPY',
   '/v2/snapshot/locale/global/markets/forex/tickers/C:EURUSD',
+  '/v2/last/trade/IBM',
+  '/v2/last/nbbo/IBM',
 ];
 
 /** 2013-10-07 14:00 UTC (10:00 in New York). */
