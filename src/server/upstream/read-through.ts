@@ -6,7 +6,7 @@ import type { OperationSpec } from '../../core/operation.js';
 import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars } from '../../operations/aggregates.js';
+import { aggregateBars, dailyOpenClose } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
@@ -99,6 +99,7 @@ const RECORD_LISTINGS: Readonly<
 const API_PATH = /^\/(v\d+|vX|stocks|futures)\//;
 
 const aggregatesOp = aggregateBars();
+const openCloseOp = dailyOpenClose();
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
 
@@ -173,6 +174,7 @@ export class ReadThrough {
   mount(app: Hono<AppEnv>): void {
     const planned = [
       aggregatesOp,
+      openCloseOp,
       tradesOp,
       quotesOp,
       tickerDetails,
@@ -200,6 +202,7 @@ export class ReadThrough {
       }
     });
     app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
+    app.get(routePattern(openCloseOp), (c, next) => this.#serve(c, next, openCloseNeeds));
     app.get(routePattern(tradesOp), (c, next) =>
       this.#serve(c, next, (cc) => tickNeeds(cc, tradesOp, 'trades')),
     );
@@ -484,6 +487,23 @@ function aggregateNeeds(c: Context<AppEnv>): Need[] {
   }
   const needs: Need[] = [{ ticker, kind: `bars:${base}`, accepts: BAR_SOURCES[base], range }];
   // Adjusting reads the ticker's splits; only stocks (tickers without a class prefix) have any.
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
+    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  }
+  return needs;
+}
+
+/**
+ * A day's open, close, pre-market and after-hours prices come from its minute bars (or finer), with the
+ * stock's splits when adjusted.
+ */
+function openCloseNeeds(c: Context<AppEnv>): Need[] {
+  const req = parseRequest(openCloseOp, c);
+  const ticker = req.values.get('ticker') as string;
+  const { date } = req.values.get('date') as { date: string };
+  const needs: Need[] = [
+    { ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: { first: date, last: date } },
+  ];
   if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }
