@@ -156,7 +156,7 @@ export const serveCommand: CommandDef = {
       name: 'upstream-max-age',
       type: 'seconds',
       default: String(UPSTREAM_MAX_AGE_SECONDS),
-      doc: 'Age after which data that can still change (current session, splits) is fetched again.',
+      doc: 'Age after which data that can still change (current session, reference records, snapshots, last trade and quote) is fetched again.',
     },
     {
       name: 'offline',

@@ -10,7 +10,7 @@ import { aggregateBars, dailyOpenClose } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
-import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
+import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
 import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } from '../market/windows.js';
@@ -102,6 +102,11 @@ const aggregatesOp = aggregateBars();
 const openCloseOp = dailyOpenClose();
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
+/** The legacy v2 ticks of one day, by the coverage kind they read. */
+const LEGACY_TICKS = [
+  { kind: 'trades', op: legacyTicks('trades') },
+  { kind: 'quotes', op: legacyTicks('nbbo') },
+] as const;
 
 /** Counts of what a {@link ReadThrough} did, for `mdq cache status` and tests. */
 export interface ReadThroughStats {
@@ -177,6 +182,7 @@ export class ReadThrough {
       openCloseOp,
       tradesOp,
       quotesOp,
+      ...LEGACY_TICKS.map((l) => l.op),
       tickerDetails,
       ...LIVE.map((l) => l.op),
       ...Object.values(RECORD_LISTINGS).map(([op]) => op),
@@ -203,6 +209,16 @@ export class ReadThrough {
     });
     app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
     app.get(routePattern(openCloseOp), (c, next) => this.#serve(c, next, openCloseNeeds));
+    for (const { kind, op } of LEGACY_TICKS) {
+      app.get(routePattern(op), (c, next) =>
+        this.#serve(c, next, (cc) => {
+          const req = parseRequest(op, cc);
+          const ticker = req.values.get('ticker') as string;
+          const { date } = req.values.get('date') as { date: string };
+          return [{ ticker, kind, accepts: [kind], range: { first: date, last: date } }];
+        }),
+      );
+    }
     app.get(routePattern(tradesOp), (c, next) =>
       this.#serve(c, next, (cc) => tickNeeds(cc, tradesOp, 'trades')),
     );
