@@ -29,8 +29,9 @@ export interface UpstreamOptions {
    */
   rate?: RateLimitSpec | string;
   /**
-   * Seconds data that can still change (the current session's bars and ticks, splits) is answered
-   * from the store before it is fetched again. Ended sessions are kept for good.
+   * Seconds data that can still change (the current day's bars and ticks, reference records,
+   * snapshots, last trades and quotes) is answered from the store before it is fetched again. Days
+   * whose session had ended when they were fetched are kept for good.
    * @default 900
    */
   maxAgeSeconds?: number;

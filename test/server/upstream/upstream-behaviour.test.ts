@@ -144,7 +144,7 @@ describe('caching server and its upstream', () => {
       );
       assert.equal(a.status, 200);
       assert.ok(a.body.next_url.startsWith(`${cache.url}/`));
-      // Without a time range the listing is passed upstream as it is; its link still leads here.
+      // Without a time range the listing is passed upstream as it is; its link still points here.
       const b = await get(cache.url, '/v3/trades/IBM?limit=3&apiKey=LOCAL-QUERY-KEY', local);
       assert.equal(b.status, 200, b.text);
       assert.equal(b.body.results.length, 3);
