@@ -6,7 +6,7 @@
  *
  * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
  * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, 6, 7a (with
- * 7b), 7c, load; default all), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
+ * 7b), 7c, 8, load; default all), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
  * BENCH_STREAM_SECONDS (length of the long replay of 7c, default 600), BENCH_HEAVY_REQUESTS (distinct heavy requests of benchmark 6, default 1000), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
  * connection>` separated by commas; default 20:100,20:50; empty for none).
  */
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Store } from '../src/server/store/store.js';
 import { loadTest } from './autocannon.js';
 import { rssUnderDistinctRequests } from './cache-memory.js';
+import { cachedVsUpstream, storeBytesPerMillionBars } from './caching-benchmarks.js';
 import { fullRange, smallCalls } from './client-benchmarks.js';
 import { type Child, interleave, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
 import { aggregateVsDuckDb, ingestVsCsv, SPY_DAY } from './server-benchmarks.js';
@@ -441,6 +442,60 @@ async function main(): Promise<void> {
               note: `RSS by requests: ${readings.map((r) => `${r.requests}: ${r.rssMiB}`).join(', ')}`,
             });
           }
+        });
+      }
+
+      if (wanted('8')) {
+        // A month of SYNTH minute bars (21 weekdays × 960 bars), one answer.
+        const month =
+          '/v2/aggs/ticker/SYNTH/range/1/minute/2023-12-01/2023-12-31?limit=50000&apiKey=bench-key';
+        const cachingLinks = [undefined, { rttMs: 50, mbit: 100 }];
+        for (const link of cachingLinks) {
+          const where = link
+            ? `a modelled link (${link.rttMs} ms round trip, ${link.mbit} Mbit/s)`
+            : 'loopback';
+          log(`8. caching server: cached answer vs upstream answer over ${where}`);
+          const linked = link
+            ? await spawnReady<{ url: string }>(join(root, 'bench', 'link-process.ts'), [
+                url,
+                String(link.rttMs),
+                String(link.mbit),
+              ])
+            : undefined;
+          try {
+            const upstreamUrl = linked?.ready.url ?? url;
+            const m = await cachedVsUpstream(root, upstreamUrl, month, rounds);
+            compare(
+              `8. a month of minute bars (20 160): cached answer vs upstream answer, upstream over ${where}`,
+              m.samples,
+              'cached',
+              'upstream',
+              // Over loopback both answers are the same query on the same kind of server.
+              link ? { max: 1, text: '≤ 1× upstream' } : { max: 1.1, text: '≤ 1.1× upstream' },
+              `first answer through the cache (fetched, stored, answered) ${m.first.wallMs.toFixed(0)} ms`,
+            );
+          } finally {
+            await linked?.stop();
+          }
+        }
+        log('8. caching server: store size per million minute bars');
+        const size = await storeBytesPerMillionBars(
+          root,
+          url,
+          `/v2/aggs/ticker/SYNTH/range/1/minute/${FOUR_YEARS[0]}/${FOUR_YEARS[1]}?limit=50000&apiKey=bench-key`,
+        );
+        extra.cacheStoreSize = size;
+        rows.push({
+          benchmark: `8. caching server store size per million minute bars (${size.bars} bars fetched through it)`,
+          contender: 'the store (DuckDB file, less an empty store)',
+          baseline: "the service's JSON of the same bars",
+          value: size.perMillion / 2 ** 20,
+          baselineValue: size.jsonPerMillion / 2 ** 20,
+          unit: 'MiB per 10⁶ bars',
+          ratio: size.perMillion / size.jsonPerMillion,
+          target: 'reported',
+          met: undefined,
+          note: `${(size.bytes / 2 ** 20).toFixed(1)} MiB for ${size.bars} bars; fetched and stored in ${(size.fetchMs / 1000).toFixed(1)} s over loopback`,
         });
       }
 

@@ -9,6 +9,7 @@
  *   into `<db>` when absent); with `cache`,
  *   the server's caches are on (as `mdq serve` has them).
  * - `store <db>`: the mdq server over an existing store, caches off.
+ * - `upstream <db> <url>`: a caching server (`mdq serve --upstream <url>`) over `<db>` (created when absent).
  * - `bare`: a bare Hono app answering `GET /<n>` with a constant JSON body of n bytes (cached per size).
  * - `replay <db> <from>`: the mdq server over an existing store, replaying its ticks over WebSocket from
  *   `<from>` at `max` speed.
@@ -104,7 +105,7 @@ async function main(): Promise<() => Promise<void>> {
   }
   if (!arg)
     throw new Error(
-      'usage: server-process.ts synthetic <db> [from to] | store <db> | replay <db> <from> | feed <file> | bare',
+      'usage: server-process.ts synthetic <db> [from to] | store <db> | upstream <db> <url> | replay <db> <from> | feed <file> | bare',
     );
   if (mode === 'replay') {
     const server = await startServerThread({
@@ -117,6 +118,11 @@ async function main(): Promise<() => Promise<void>> {
     });
     process.stdout.write(`${JSON.stringify({ url: server.url.replace(/^http/, 'ws') })}\n`);
     return () => Promise.race([server.close(), new Promise<void>((resolve) => setTimeout(resolve, 2000))]);
+  }
+  if (mode === 'upstream') {
+    const server = await startServerThread({ db: arg, port: 0, log: () => {}, upstream: { url: from } });
+    process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+    return () => server.close();
   }
   if (mode === 'synthetic') await buildSyntheticStore(arg);
   const server = await startServerThread({ db: arg, port: 0, log: () => {}, cache: cache === 'cache' });

@@ -1,4 +1,5 @@
 import type { CommandDef } from './command.js';
+import { cacheCommands } from './commands/cache.js';
 import { chartCommand } from './commands/chart.js';
 import { datesCommands } from './commands/dates.js';
 import { demoCommand } from './commands/demo.js';
@@ -28,6 +29,11 @@ export function topLevel(): TopLevel[] {
       commands: [chartCommand],
     },
     { name: 'serve', summary: 'Run the local server over a DuckDB store', commands: [serveCommand] },
+    {
+      name: 'cache',
+      summary: 'What the caching server (serve --upstream) stored: status, clear, refresh',
+      commands: cacheCommands,
+    },
     {
       name: 'stream',
       summary: 'Print the events of streamed channels (T.SPY, AM.*)',

@@ -26,6 +26,12 @@ export interface AppOptions {
    * @default the request URL's origin
    */
   origin?: (host: string | undefined) => string;
+  /**
+   * A layer whose handlers run before the local routes' (the caching server's read-through: it stores
+   * what a request needs, then lets the local route answer).
+   * @default none
+   */
+  before?: { mount(app: Hono<AppEnv>): void };
 }
 
 const POOL_BYTES = 4096;
@@ -68,6 +74,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
     }
     await next();
   });
+  options.before?.mount(app);
   for (const mount of routeModules) mount(app, ctx);
   app.notFound((c) => {
     const id = c.get('requestId') ?? newRequestId();

@@ -16,6 +16,8 @@ import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
 import { Store } from './store/store.js';
 import { streamServer } from './stream/stream-server.js';
+import { ReadThrough, type ReadThroughStats } from './upstream/read-through.js';
+import { DEFAULT_UPSTREAM_URL, type UpstreamOptions } from './upstream/upstream-options.js';
 import { loadWebPage } from './web-page.js';
 
 export { type AppOptions, createApp } from './app.js';
@@ -27,6 +29,13 @@ export {
   startServerThread,
   YOUNG_GENERATION_MB,
 } from './thread.js';
+export { ReadThrough, type ReadThroughStats } from './upstream/read-through.js';
+export {
+  DEFAULT_UPSTREAM_URL,
+  parseRate,
+  UPSTREAM_MAX_AGE_SECONDS,
+  type UpstreamOptions,
+} from './upstream/upstream-options.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -101,6 +110,13 @@ export interface StartServerOptions {
    * @default 1
    */
   replaySpeed?: number | 'max';
+  /**
+   * Make the server a read-through cache of the service: what the store cannot answer completely is
+   * fetched upstream, stored as data with its coverage, and answered from the store (see
+   * {@link UpstreamOptions}). The store is opened writable and the in-memory caches are off.
+   * @default none: the store alone answers
+   */
+  upstream?: UpstreamOptions;
 }
 
 /** A running server. */
@@ -109,6 +125,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly store: Store;
+  /** What the read-through layer did (with the `upstream` option). */
+  readonly upstream?: ReadThroughStats;
   /**
    * Stops accepting connections, ends idle ones, waits for the requests still running (their queries
    * included), then closes the store when the server opened it.
@@ -235,14 +253,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const log = options.log ?? ((line: string) => console.error(line));
   const owned = options.store === undefined;
-  const opened = options.store ? undefined : await openStore(options.db ?? defaultDbPath());
+  const upstream = options.upstream;
+  const dbPath = options.db ?? defaultDbPath();
+  const opened = options.store
+    ? undefined
+    : upstream
+      ? { store: await Store.open(dbPath), readOnly: false }
+      : await openStore(dbPath);
   const store = options.store ?? (opened?.store as Store);
   try {
     const times = fixedNow === undefined ? await latestDataTimes(store) : { byClass: {} };
     const latest = fixedNow ?? times.latest ?? Date.now();
     const now = async (assetClass?: AssetClass) =>
       (assetClass !== undefined && times.byClass[assetClass]) || latest;
-    const cache = options.cache ?? opened?.readOnly === true;
+    // Answers change as the read-through layer stores what it fetches: nothing is kept in memory.
+    const cache = upstream ? false : (options.cache ?? opened?.readOnly === true);
+    const readThrough = upstream ? new ReadThrough(store, upstream, log) : undefined;
     const queryBytes = options.queryCacheBytes ?? QUERY_CACHE_BYTES;
     const responseBytes = options.responseCacheBytes ?? RESPONSE_CACHE_BYTES;
     const ctx: ServerContext = {
@@ -254,6 +280,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const app = createApp(ctx, {
       apiKeys: keys,
       origin: (requested) => origin(requested),
+      ...(readThrough && { before: readThrough }),
       ...(cache && responseBytes > 0 && { responses: new ResponseCache({ maxBytes: responseBytes }) }),
     });
     // Requests whose client went away still run their queries; close() waits for them before it closes
@@ -297,6 +324,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const url = `http://${hostPart(host)}:${port}`;
     origin = publicUrl ? () => publicUrl : ownOrigin(host, port);
     log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
+    if (upstream)
+      log(
+        upstream.offline
+          ? 'offline: answering from what is stored, fetching nothing upstream'
+          : `reading through to ${new URL(upstream.url ?? DEFAULT_UPSTREAM_URL).origin} for what the store lacks`,
+      );
     if (keys.length === 0)
       log('no API key configured: any non-empty key is accepted, and none is needed from this machine');
     log(
@@ -309,6 +342,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       url,
       port,
       store,
+      ...(readThrough && { upstream: readThrough.stats }),
       close() {
         closed ??= stream
           .close()
@@ -330,6 +364,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
                   drained = resolve;
                 }),
           )
+          .then(() => readThrough?.close())
           .then(() => {
             if (owned) store.close();
           });

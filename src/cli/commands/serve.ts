@@ -1,13 +1,75 @@
 import { existsSync } from 'node:fs';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
-import { type CommandDef, flagOption, intOption } from '../command.js';
+import {
+  DEFAULT_UPSTREAM_URL,
+  parseRate,
+  UPSTREAM_MAX_AGE_SECONDS,
+  type UpstreamOptions,
+} from '../../server/upstream/upstream-options.js';
+import { type CommandDef, type CommandInput, flagOption, intOption } from '../command.js';
 import { UsageError } from '../usage-error.js';
+
+/**
+ * The upstream options of `mdq serve` (and `mdq cache refresh`): `--upstream[=URL]` or `--upstream URL`,
+ * `--upstream-key`, `--upstream-rate`, `--upstream-max-age`, `--offline`. Undefined when neither
+ * `--upstream` nor `--offline` is given.
+ */
+export function upstreamOption(
+  env: NodeJS.ProcessEnv,
+  input: CommandInput,
+  alwaysOnline = false,
+): UpstreamOptions | undefined {
+  const raw = input.options.get('upstream');
+  const positional = input.args[0];
+  const offline = input.options.has('offline') && flagOption(input, 'offline');
+  if (positional !== undefined && raw === undefined) {
+    throw new UsageError(
+      `Unexpected argument ${JSON.stringify(positional)}; an upstream URL follows --upstream`,
+    );
+  }
+  const on = alwaysOnline || (raw !== undefined && raw !== 'false');
+  if (!on && !offline) return undefined;
+  const url =
+    raw !== undefined && raw !== 'true' && raw !== 'false' ? raw : (positional ?? DEFAULT_UPSTREAM_URL);
+  if (!/^https?:\/\/[^/]/.test(url)) {
+    throw new UsageError(
+      `Invalid --upstream: ${JSON.stringify(url)}; expected an http(s) URL such as ${DEFAULT_UPSTREAM_URL}`,
+    );
+  }
+  const rate = input.options.get('upstream-rate');
+  const age = input.options.get('upstream-max-age');
+  if (age !== undefined && !/^\d+(\.\d+)?$/.test(age)) {
+    throw new UsageError(`Invalid --upstream-max-age: ${JSON.stringify(age)}; expected seconds ≥ 0`);
+  }
+  if (rate !== undefined) {
+    try {
+      parseRate(rate, '--upstream-rate');
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  const key = input.options.get('upstream-key') ?? env.MASSIVE_API_KEY ?? env.POLYGON_API_KEY;
+  return {
+    ...(on && { url }),
+    ...(offline && { offline: true }),
+    ...(key !== undefined && key !== '' && { apiKey: key }),
+    ...(rate !== undefined && { rate }),
+    ...(age !== undefined && { maxAgeSeconds: Number(age) }),
+  };
+}
 
 /** `mdq serve`: the local server, until interrupted. */
 export const serveCommand: CommandDef = {
   path: 'serve',
   summary: "Serve the service's REST paths from a DuckDB store until interrupted (Ctrl-C).",
-  args: [],
+  args: [
+    {
+      name: 'upstream-url',
+      type: 'url',
+      optional: true,
+      doc: 'The service --upstream reads through to (also --upstream=URL).',
+    },
+  ],
   options: [
     {
       name: 'db',
@@ -71,6 +133,38 @@ export const serveCommand: CommandDef = {
       default: 'the address bound',
       doc: 'URL clients reach the server by (behind a proxy); next_url links are built on it.',
     },
+    {
+      name: 'upstream',
+      type: 'flag',
+      flag: true,
+      default: `off; given alone, ${DEFAULT_UPSTREAM_URL}`,
+      doc: 'Read through to the service: fetch what the store lacks, store it, answer from the store (creates --db).',
+    },
+    {
+      name: 'upstream-key',
+      type: 'string',
+      default: '$MASSIVE_API_KEY, else $POLYGON_API_KEY',
+      doc: "Key sent upstream; never a local client's key, never stored or logged.",
+    },
+    {
+      name: 'upstream-rate',
+      type: 'N/s|N/min|N/hour',
+      default: 'unlimited',
+      doc: 'Upstream requests allowed per window (5/min: the free plan); more wait their turn.',
+    },
+    {
+      name: 'upstream-max-age',
+      type: 'seconds',
+      default: String(UPSTREAM_MAX_AGE_SECONDS),
+      doc: 'Age after which data that can still change (current session, reference records, snapshots, last trade and quote) is fetched again.',
+    },
+    {
+      name: 'offline',
+      type: 'flag',
+      flag: true,
+      default: 'false',
+      doc: 'Answer only from what is stored (404 naming what is missing); never call upstream.',
+    },
   ],
   async run(ctx, input) {
     const db = input.options.get('db');
@@ -88,7 +182,8 @@ export const serveCommand: CommandDef = {
     const queryCacheBytes = mib('query-cache-mb', 256);
     const responseCacheBytes = mib('response-cache-mb', 128);
     const path = db ?? defaultDbPath(ctx.streams.env);
-    if (!flagOption(input, 'create') && !existsSync(path)) {
+    const upstream = upstreamOption(ctx.streams.env, input);
+    if (!upstream?.url && !flagOption(input, 'create') && !existsSync(path)) {
       const what = db === undefined ? 'The default database' : 'Invalid --db:';
       throw new UsageError(
         `${what} ${JSON.stringify(path)} does not exist; load data into it with \`mdq ingest\`, or give --create to serve an empty store`,
@@ -117,6 +212,7 @@ export const serveCommand: CommandDef = {
       }),
       ...(replaySpeed !== undefined && { replaySpeed: replaySpeed === 'max' ? 'max' : Number(replaySpeed) }),
       ...(publicUrl !== undefined && { publicUrl }),
+      ...(upstream !== undefined && { upstream }),
       log: (line) => ctx.error(line),
     }).catch((e: unknown) => {
       process.off('SIGINT', onSignal);

@@ -44,7 +44,7 @@ function kindOfRecord(r: Json): JsonKind | undefined {
 }
 
 /** A record and the kind the file's content gives it. */
-interface Found {
+export interface Found {
   kind: JsonKind | undefined;
   record: Json;
 }
@@ -102,7 +102,7 @@ export function parseJsonRecords(text: string, file: string): Found[] {
 }
 
 /** One row of `reference_records`. */
-interface RecordRow {
+export interface RecordRow {
   kind: JsonKind;
   id: string;
   ticker: string | null;
@@ -165,6 +165,55 @@ function splitOf(r: Json, file: string): [string, string, number, number] {
   return [ticker, date, from, to];
 }
 
+/** The rows of reference records: splits for the `splits` table, the rest for `reference_records`. */
+export interface RecordRows {
+  records: RecordRow[];
+  splits: [string, string, number, number][];
+}
+
+/**
+ * The rows of `found` records, each of `kind` when given, else of the kind its file or fields give it.
+ * @throws IngestError for a record whose kind cannot be told, or a split without its fields.
+ */
+export function recordRows(found: readonly Found[], file: string, kind?: JsonKind): RecordRows {
+  const out: RecordRows = { records: [], splits: [] };
+  for (const f of found) {
+    const k = kind ?? f.kind ?? kindOfRecord(f.record);
+    if (!k) {
+      throw new IngestError(
+        { file },
+        `holds a record whose kind cannot be told from its fields (${Object.keys(f.record).slice(0, 8).join(', ')}); give --kind, one of ${JSON_KINDS.join(', ')}`,
+      );
+    }
+    if (k === 'splits') out.splits.push(splitOf(f.record, file));
+    else out.records.push(rowOf(k, f.record));
+  }
+  return out;
+}
+
+/**
+ * Writes reference rows, replacing stored records with the same kind and id and splits of the same
+ * ticker and date. Run inside the caller's transaction.
+ */
+export async function writeRecordRows(store: Store, rows: RecordRows): Promise<void> {
+  for (const r of rows.records) {
+    await store.run('INSERT OR REPLACE INTO reference_records VALUES ($1, $2, $3, $4, $5)', [
+      r.kind,
+      r.id,
+      r.ticker,
+      r.date,
+      r.body,
+    ] as SqlValue[]);
+  }
+  for (const s of rows.splits) {
+    await store.run(
+      `INSERT INTO splits VALUES ($1, $2::DATE, $3, $4) ON CONFLICT (ticker, execution_date)
+        DO UPDATE SET split_from = excluded.split_from, split_to = excluded.split_to`,
+      s,
+    );
+  }
+}
+
 /**
  * Loads saved API responses into the store, each file in one transaction: all its records land, or
  * none do. Content already ingested (by sha256) is skipped; a record already stored (same kind and
@@ -207,36 +256,10 @@ export async function ingestJson(
         summary.filesSkipped++;
       } else {
         const found = parseJsonRecords(bytes.toString('utf8'), file);
-        const records: RecordRow[] = [];
-        const splits: [string, string, number, number][] = [];
-        for (const f of found) {
-          const kind = options.kind ?? f.kind ?? kindOfRecord(f.record);
-          if (!kind) {
-            throw new IngestError(
-              { file },
-              `holds a record whose kind cannot be told from its fields (${Object.keys(f.record).slice(0, 8).join(', ')}); give --kind, one of ${JSON_KINDS.join(', ')}`,
-            );
-          }
-          if (kind === 'splits') splits.push(splitOf(f.record, file));
-          else records.push(rowOf(kind, f.record));
-        }
+        const rowsOf = recordRows(found, file, options.kind);
+        const { records, splits } = rowsOf;
         await store.transaction(async () => {
-          for (const r of records) {
-            await store.run('INSERT OR REPLACE INTO reference_records VALUES ($1, $2, $3, $4, $5)', [
-              r.kind,
-              r.id,
-              r.ticker,
-              r.date,
-              r.body,
-            ] as SqlValue[]);
-          }
-          for (const s of splits) {
-            await store.run(
-              `INSERT INTO splits VALUES ($1, $2::DATE, $3, $4) ON CONFLICT (ticker, execution_date)
-                DO UPDATE SET split_from = excluded.split_from, split_to = excluded.split_to`,
-              s,
-            );
-          }
+          await writeRecordRows(store, rowsOf);
           await store.run('INSERT INTO ingested_files VALUES ($1, $2, $3, $4, now()::TIMESTAMP)', [
             sha256,
             file,

@@ -147,7 +147,8 @@ const BULK_COLUMNS = {
   ],
 } as const;
 
-type BulkTable = keyof typeof BULK_COLUMNS;
+/** A table filled in bulk from staged tab-separated lines. */
+export type BulkTable = keyof typeof BULK_COLUMNS;
 const BULK = Object.keys(BULK_COLUMNS) as BulkTable[];
 
 /** A field of a staged line: tab-separated, empty for NULL. */
@@ -533,7 +534,7 @@ function emptyFiles(): Record<BulkTable, StagedFile | undefined> {
 }
 
 /** A `read_csv` over a staged file with the table's column types; list columns are split back. */
-function readStaged(path: string, table: BulkTable): string {
+export function readStaged(path: string, table: BulkTable): string {
   const cols = BULK_COLUMNS[table];
   const types = cols.map(([name, type]) => `'${name}': '${type === 'LIST' ? 'VARCHAR' : type}'`).join(', ');
   const select = cols

@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -116,5 +116,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE IF NOT EXISTS reference_records (
     kind VARCHAR NOT NULL, id VARCHAR NOT NULL, ticker VARCHAR, date VARCHAR, body VARCHAR NOT NULL,
     PRIMARY KEY (kind, id));
+  `,
+  `
+  -- What the caching server (mdq serve --upstream) has fetched from the service, stored completely:
+  -- per ticker and kind ('bars:minute', 'trades', 'splits', ...) the market days first_day..last_day
+  -- (in the market's time zone). A final range cannot change any more (its sessions had ended when it
+  -- was fetched); another is fresh for a configured age after fetched_at.
+  CREATE TABLE IF NOT EXISTS coverage (
+    ticker VARCHAR NOT NULL, kind VARCHAR NOT NULL, first_day DATE NOT NULL, last_day DATE NOT NULL,
+    fetched_at TIMESTAMP NOT NULL, final BOOLEAN NOT NULL);
   `,
 ];

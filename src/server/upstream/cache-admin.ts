@@ -1,0 +1,53 @@
+import { statSync } from 'node:fs';
+import { marketTimeZone } from '../market/time-zone.js';
+import type { Store } from '../store/store.js';
+import { type CoverageRow, coverageRows } from './coverage.js';
+import { coveredRows } from './store-fetched.js';
+
+/** What `mdq cache status` reports. */
+export interface CacheStatus {
+  /** Every stored range: ticker, kind, days, when fetched, and whether it is final. */
+  ranges: CoverageRow[];
+  /** Size of the database file (all of it, ingested data included), in bytes; 0 in memory. */
+  bytesOnDisk: number;
+}
+
+/** The ranges a caching server has stored, of `ticker` when given, and the file's size. */
+export async function cacheStatus(store: Store, ticker?: string): Promise<CacheStatus> {
+  let bytesOnDisk = 0;
+  if (store.path !== ':memory:') {
+    for (const file of [store.path, `${store.path}.wal`]) {
+      try {
+        bytesOnDisk += statSync(file).size;
+      } catch {
+        // No write-ahead log at the moment.
+      }
+    }
+  }
+  return { ranges: await coverageRows(store, ticker), bytesOnDisk };
+}
+
+/**
+ * Removes what a caching server stored (of `ticker` when given): the rows of every stored range and
+ * the ranges themselves, in one transaction. Data ingested from files outside those ranges stays.
+ * @returns The ranges removed.
+ */
+export async function clearCache(store: Store, ticker?: string): Promise<number> {
+  const ranges = await coverageRows(store, ticker);
+  await store.transaction(async () => {
+    for (const r of ranges) {
+      const remove = coveredRows({
+        ticker: r.ticker,
+        kind: r.kind,
+        range: { first: r.first, last: r.last },
+        tz: marketTimeZone(r.ticker),
+      });
+      await store.run(remove.sql, remove.params);
+    }
+    await store.run(
+      `DELETE FROM coverage${ticker === undefined ? '' : ' WHERE ticker = $1'}`,
+      ticker === undefined ? [] : [ticker],
+    );
+  });
+  return ranges.length;
+}

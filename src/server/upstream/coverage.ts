@@ -1,0 +1,158 @@
+import type { SqlValue, Store } from '../store/store.js';
+
+/**
+ * The `coverage` table: which days of which ticker and kind the caching server has stored completely.
+ * Days are market days (`YYYY-MM-DD` in the market's time zone), ranges inclusive.
+ */
+
+/** A range of days, inclusive. */
+export interface DayRange {
+  first: string;
+  last: string;
+}
+
+/**
+ * Kinds of record a ticker's coverage holds whole: reference records, as `mdq ingest json` stores them,
+ * and the live ones (its snapshot, last trade and last quote) as last fetched.
+ */
+export const RECORD_KINDS = [
+  'splits',
+  'dividends',
+  'news',
+  'financials',
+  'ticker_details',
+  'snapshot',
+  'last_trade',
+  'last_quote',
+] as const;
+
+/** Records of a ticker's current state, stored as the answer that brought them. */
+export type LiveKind = 'snapshot' | 'last_trade' | 'last_quote';
+
+/** A kind of reference record covered per ticker, every day at once. */
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** What can be covered: bars of a resolution and ticks (by day), or a ticker's reference records. */
+export type CoverageKind = 'bars:second' | 'bars:minute' | 'bars:day' | 'trades' | 'quotes' | RecordKind;
+
+/** Whether a kind is covered whole (every day at once) and never final: reference records. */
+export const isRecordKind = (kind: CoverageKind): kind is RecordKind =>
+  (RECORD_KINDS as readonly string[]).includes(kind);
+
+/** Whether a kind is a record of a ticker's current state. */
+export const isLiveKind = (kind: CoverageKind): kind is LiveKind =>
+  kind === 'snapshot' || kind === 'last_trade' || kind === 'last_quote';
+
+/** The range a kind of reference record covers. */
+export const ALL_DAYS: DayRange = { first: '0001-01-01', last: '9999-12-31' };
+
+const DAY_MS = 86_400_000;
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
+export const dayNumber = (day: string): number => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+
+/** The `YYYY-MM-DD` date of a day number. */
+export const dayText = (n: number): string => {
+  const d = new Date(n * DAY_MS);
+  const y = d.getUTCFullYear();
+  return `${String(y).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
+};
+
+/**
+ * The parts of `wanted` that no usable coverage of `ticker` in `kinds` holds: final ranges, and others
+ * fetched no earlier than `freshSince` (Unix ms).
+ */
+export async function missingRanges(
+  store: Store,
+  ticker: string,
+  kinds: readonly CoverageKind[],
+  wanted: DayRange,
+  freshSince: number,
+): Promise<DayRange[]> {
+  const marks = kinds.map((_, i) => `$${i + 5}`).join(', ');
+  const rows = await store.all<{ a: string; b: string }>(
+    `SELECT first_day::VARCHAR AS a, last_day::VARCHAR AS b FROM coverage
+      WHERE ticker = $1 AND last_day >= $2::DATE AND first_day <= $3::DATE
+        AND (final OR fetched_at >= make_timestamp($4::BIGINT * 1000)) AND kind IN (${marks})
+      ORDER BY first_day`,
+    [ticker, wanted.first, wanted.last, freshSince, ...kinds] as SqlValue[],
+  );
+  const gaps: DayRange[] = [];
+  let next = dayNumber(wanted.first);
+  const end = dayNumber(wanted.last);
+  for (const r of rows) {
+    const a = dayNumber(r.a);
+    const b = dayNumber(r.b);
+    if (a > next) gaps.push({ first: dayText(next), last: dayText(Math.min(a - 1, end)) });
+    next = Math.max(next, b + 1);
+    if (next > end) break;
+  }
+  if (next <= end) gaps.push({ first: dayText(next), last: wanted.last });
+  return gaps;
+}
+
+/**
+ * Records that `range` of `ticker` and `kind` was fetched whole at `fetchedAt` (Unix ms): days before
+ * `today` (their sessions had ended) as final, the rest as fresh until they age. Run inside the
+ * transaction that stores the data.
+ */
+export async function recordCoverage(
+  store: Store,
+  ticker: string,
+  kind: CoverageKind,
+  range: DayRange,
+  fetchedAt: number,
+  today: string,
+): Promise<void> {
+  await store.run(
+    'DELETE FROM coverage WHERE ticker = $1 AND kind = $2 AND first_day >= $3::DATE AND last_day <= $4::DATE',
+    [ticker, kind, range.first, range.last],
+  );
+  const insert = (r: DayRange, final: boolean) =>
+    store.run(
+      'INSERT INTO coverage VALUES ($1, $2, $3::DATE, $4::DATE, make_timestamp($5::BIGINT * 1000), $6)',
+      [ticker, kind, r.first, r.last, fetchedAt, final] as SqlValue[],
+    );
+  const first = dayNumber(range.first);
+  const last = dayNumber(range.last);
+  const cut = dayNumber(today);
+  if (isRecordKind(kind) || first >= cut) return insert(range, false);
+  if (last < cut) return insert(range, true);
+  await insert({ first: range.first, last: dayText(cut - 1) }, true);
+  await insert({ first: today, last: range.last }, false);
+}
+
+/** One stored range, as `mdq cache status` lists it. */
+export interface CoverageRow {
+  ticker: string;
+  kind: CoverageKind;
+  first: string;
+  last: string;
+  fetchedAt: string;
+  final: boolean;
+}
+
+/** Every stored range, of `ticker` when given, by ticker, kind and day. */
+export async function coverageRows(store: Store, ticker?: string): Promise<CoverageRow[]> {
+  const rows = await store.all<{
+    ticker: string;
+    kind: CoverageKind;
+    a: string;
+    b: string;
+    at: string;
+    final: boolean;
+  }>(
+    `SELECT ticker, kind, first_day::VARCHAR AS a, last_day::VARCHAR AS b,
+        strftime(fetched_at, '%Y-%m-%dT%H:%M:%SZ') AS at, final
+      FROM coverage ${ticker === undefined ? '' : 'WHERE ticker = $1'} ORDER BY ticker, kind, first_day`,
+    ticker === undefined ? [] : [ticker],
+  );
+  return rows.map((r) => ({
+    ticker: r.ticker,
+    kind: r.kind,
+    first: r.a,
+    last: r.b,
+    fetchedAt: r.at,
+    final: r.final,
+  }));
+}

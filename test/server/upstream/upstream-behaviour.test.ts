@@ -1,0 +1,301 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { isInvalidParameterError } from '../../../src/core/errors.js';
+import { parseJson } from '../../../src/core/json.js';
+import { createApp } from '../../../src/server/app.js';
+import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { Store } from '../../../src/server/store/store.js';
+import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
+import { ReadThrough } from '../../../src/server/upstream/read-through.js';
+import { parseRate, type UpstreamOptions } from '../../../src/server/upstream/upstream-options.js';
+import { type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
+import { openTestStore, withStoreFile } from '../../support/store.js';
+
+/**
+ * How the caching server behaves towards its upstream: one call for identical concurrent requests,
+ * 429 and Retry-After, failures mid-fetch (500, a connection dropped halfway through a page) that
+ * leave the store as it was, the upstream key kept to the upstream, and freshness.
+ */
+
+/** IBM quotes of 2013-10-08: two pages upstream (62,875 quotes, 50,000 a page). */
+const TWO_PAGES = '/v3/quotes/IBM?timestamp=2013-10-08&limit=10';
+
+interface Rig {
+  lean: Store;
+  upstream: RunningServer;
+  proxy: ScriptedProxy;
+  cache: RunningServer;
+  logged: string[];
+}
+
+/** A Lean upstream behind a scripted proxy, and a caching server over an empty store in front of it. */
+async function withRig(
+  t: import('node:test').TestContext,
+  upstream: Omit<UpstreamOptions, 'url'>,
+  fn: (rig: Rig) => Promise<void>,
+): Promise<void> {
+  const lean = await openTestStore(t);
+  if (!lean) return;
+  const up = await startServer({ store: lean, port: 0, log: () => {} });
+  const proxy = await startScriptedProxy(up.url);
+  try {
+    await withStoreFile(async (db) => {
+      const logged: string[] = [];
+      const cache = await startServer({
+        db,
+        port: 0,
+        upstream: { ...upstream, url: proxy.url },
+        log: (l) => logged.push(l),
+      });
+      try {
+        await fn({ lean, upstream: up, proxy, cache, logged });
+      } finally {
+        await cache.close();
+      }
+    });
+  } finally {
+    await proxy.close();
+    await up.close();
+    lean.close();
+  }
+}
+
+async function get(base: string, path: string, init?: RequestInit) {
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  return { status: res.status, text, body: parseJson(text) as any, headers: res.headers };
+}
+
+const count = async (store: Store, sql: string) =>
+  Number((await store.all<{ n: bigint }>(`SELECT count(*) AS n FROM (${sql})`))[0]?.n);
+
+describe('caching server and its upstream', () => {
+  test('identical concurrent requests make one upstream fetch', async (t) => {
+    await withRig(t, {}, async ({ proxy, cache }) => {
+      const path = '/v3/trades/IBM?timestamp=2013-10-07&order=asc&limit=50';
+      const answers = await Promise.all(Array.from({ length: 6 }, () => get(cache.url, path)));
+      for (const a of answers) assert.equal(a.status, 200);
+      const texts = new Set(answers.map((a) => a.text.replace(/"request_id":"[^"]*"/, '')));
+      assert.equal(texts.size, 1);
+      assert.equal(proxy.seen.length, 1, proxy.seen.map((s) => s.url).join('\n'));
+    });
+  });
+
+  test('a 429 with Retry-After is waited out and the request answered', async (t) => {
+    await withRig(t, {}, async ({ proxy, cache }) => {
+      proxy.script = (_req, i): ProxyAction => (i === 0 ? { status: 429, retryAfter: '0.2' } : 'forward');
+      const a = await get(cache.url, '/v3/trades/IBM?timestamp=2013-10-07&limit=5');
+      assert.equal(a.status, 200);
+      assert.equal(a.body.results.length, 5);
+      assert.equal(proxy.seen.length, 2);
+    });
+  });
+
+  test('a 429 that persists reaches the client with its Retry-After, and nothing is stored', async (t) => {
+    await withRig(t, { maxRetries: 0 }, async ({ proxy, cache }) => {
+      proxy.script = () => ({ status: 429, retryAfter: '30' });
+      const a = await get(cache.url, '/v3/trades/IBM?timestamp=2013-10-07&limit=5');
+      assert.equal(a.status, 429);
+      assert.equal(a.body.status, 'ERROR');
+      assert.equal(typeof a.body.request_id, 'string');
+      assert.match(a.body.error, /upstream service answered 429.*nothing of this request was stored/);
+      assert.equal(a.headers.get('retry-after'), '30');
+      assert.equal(await count(cache.store, 'SELECT * FROM trades'), 0);
+      assert.equal(await count(cache.store, 'SELECT * FROM coverage'), 0);
+    });
+  });
+
+  for (const [name, fault, status] of [
+    ['a 500', { status: 500 }, 500],
+    ['a connection dropped halfway through the page', 'drop-mid-body', 502],
+  ] as const) {
+    test(`${name} on the second page of a fetch stores nothing; the next request fetches it whole`, async (t) => {
+      await withRig(t, { maxRetries: 0 }, async ({ lean, proxy, cache }) => {
+        proxy.script = (req) => (req.url.includes('cursor=') ? fault : 'forward');
+        const failed = await get(cache.url, TWO_PAGES);
+        assert.equal(failed.status, status, failed.text);
+        assert.equal(failed.body.status, 'ERROR');
+        assert.equal(typeof failed.body.error, 'string');
+        assert.equal(proxy.seen.length, 2);
+        assert.equal(await count(cache.store, 'SELECT * FROM quotes'), 0);
+        assert.equal(await count(cache.store, 'SELECT * FROM coverage'), 0);
+
+        proxy.script = () => 'forward';
+        const ok = await get(cache.url, TWO_PAGES);
+        assert.equal(ok.status, 200, ok.text);
+        assert.equal(ok.body.results.length, 10);
+        const day = `SELECT * FROM quotes WHERE ticker = 'IBM' AND sip_timestamp >= ${BigInt(Date.UTC(2013, 9, 8, 4)) * 1_000_000n} AND sip_timestamp < ${BigInt(Date.UTC(2013, 9, 9, 4)) * 1_000_000n}`;
+        const stored = await count(cache.store, day);
+        assert.equal(stored, await count(lean, day));
+        assert.ok(stored > 50_000);
+        assert.equal(proxy.seen.length, 4);
+      });
+    });
+  }
+
+  test('the upstream key goes upstream only; a local key never does; next_url points here', async (t) => {
+    await withRig(t, { apiKey: 'UPSTREAM-SECRET-KEY' }, async ({ proxy, cache, logged }) => {
+      const local = { headers: { authorization: 'Bearer LOCAL-CLIENT-KEY' } };
+      const a = await get(
+        cache.url,
+        '/v3/trades/IBM?timestamp=2013-10-07&limit=5&apiKey=LOCAL-QUERY-KEY',
+        local,
+      );
+      assert.equal(a.status, 200);
+      assert.ok(a.body.next_url.startsWith(`${cache.url}/`));
+      // Without a time range the listing is passed upstream as it is; its link still points here.
+      const b = await get(cache.url, '/v3/trades/IBM?limit=3&apiKey=LOCAL-QUERY-KEY', local);
+      assert.equal(b.status, 200, b.text);
+      assert.equal(b.body.results.length, 3);
+      assert.ok(b.body.next_url.startsWith(`${cache.url}/v3/trades/IBM?`), b.body.next_url);
+      const c = await get(cache.url, (b.body.next_url as string).slice(cache.url.length), local);
+      assert.equal(c.status, 200, c.text);
+      assert.ok(proxy.seen.length >= 3);
+      for (const s of proxy.seen) {
+        assert.equal(s.authorization, 'Bearer UPSTREAM-SECRET-KEY');
+        assert.ok(!s.url.includes('LOCAL'), s.url);
+      }
+      for (const text of [a.text, b.text, c.text, ...logged])
+        assert.ok(!text.includes('UPSTREAM-SECRET'), text);
+      const path = cache.store.path;
+      await cache.close();
+      assert.ok(!readFileSync(path).includes('UPSTREAM-SECRET-KEY'));
+    });
+  });
+
+  test('ended sessions are kept; the current one is fetched again after its age; clear removes it all', async (t) => {
+    const lean = await openTestStore(t);
+    if (!lean) return;
+    const up = await startServer({ store: lean, port: 0, log: () => {} });
+    const proxy = await startScriptedProxy(up.url);
+    try {
+      await withStoreFile(async (db) => {
+        const store = await Store.open(db);
+        // 2013-10-08 at 11:00 in New York: the 7th has ended, the 8th has not.
+        let now = Date.UTC(2013, 9, 8, 15);
+        const layer = new ReadThrough(
+          store,
+          { url: proxy.url, maxAgeSeconds: 60 },
+          () => {},
+          () => now,
+        );
+        const app = createApp({ store, now: async () => now, log: () => {} }, { before: layer });
+        try {
+          const path =
+            '/v2/aggs/ticker/SPY/range/1/minute/2013-10-07/2013-10-08?limit=50000&adjusted=false&apiKey=local';
+          const first = await app.request(path);
+          assert.equal(first.status, 200);
+          assert.equal(proxy.seen.length, 1);
+          const ranges = (await cacheStatus(store)).ranges;
+          assert.deepEqual(
+            ranges.map((r) => [r.kind, r.first, r.last, r.final]),
+            [
+              ['bars:minute', '2013-10-07', '2013-10-07', true],
+              ['bars:minute', '2013-10-08', '2013-10-08', false],
+            ],
+          );
+          now += 30_000;
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 1, 'fresh: answered from the store');
+          now += 60_000;
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 2, 'aged: fetched again');
+          assert.match(proxy.seen[1]?.url ?? '', /\/range\/1\/minute\/2013-10-08\/2013-10-08\?/);
+
+          // A refresh fetches a stored range again, now.
+          const refreshed = await layer.refresh('SPY', { first: '2013-10-07', last: '2013-10-07' });
+          assert.deepEqual(refreshed, [
+            { kind: 'bars:minute', range: { first: '2013-10-07', last: '2013-10-07' } },
+          ]);
+          assert.equal(proxy.seen.length, 3);
+          assert.match(proxy.seen[2]?.url ?? '', /\/range\/1\/minute\/2013-10-07\/2013-10-07\?/);
+          assert.equal(
+            await count(store, "SELECT * FROM bars WHERE ticker = 'SPY'"),
+            await count(
+              lean,
+              "SELECT * FROM bars WHERE ticker = 'SPY' AND resolution = 'minute' AND t >= 1381118400000 AND t < 1381291200000",
+            ),
+          );
+
+          assert.equal(await clearCache(store), 2);
+          assert.equal(await count(store, "SELECT * FROM bars WHERE ticker = 'SPY'"), 0);
+          assert.equal((await cacheStatus(store)).ranges.length, 0);
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 4, 'cleared: fetched again');
+        } finally {
+          await layer.close();
+          store.close();
+        }
+      });
+    } finally {
+      await proxy.close();
+      await up.close();
+      lean.close();
+    }
+  });
+
+  test('a snapshot is answered as stored until it is older than the age allowed, then fetched again', async (t) => {
+    const lean = await openTestStore(t);
+    if (!lean) return;
+    const up = await startServer({ store: lean, port: 0, log: () => {} });
+    const proxy = await startScriptedProxy(up.url);
+    try {
+      await withStoreFile(async (db) => {
+        const store = await Store.open(db);
+        let now = Date.UTC(2013, 9, 8, 15);
+        const layer = new ReadThrough(
+          store,
+          { url: proxy.url, maxAgeSeconds: 60 },
+          () => {},
+          () => now,
+        );
+        const app = createApp({ store, now: async () => now, log: () => {} }, { before: layer });
+        try {
+          const path = '/v2/snapshot/locale/us/markets/stocks/tickers/SPY?apiKey=local';
+          const first = (await (await app.request(path)).json()) as { ticker: { ticker: string } };
+          assert.equal(first.ticker.ticker, 'SPY');
+          now += 59_000;
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 1);
+          now += 2000;
+          assert.equal((await app.request(path)).status, 200);
+          assert.equal(proxy.seen.length, 2);
+          assert.equal(await count(store, "SELECT * FROM reference_records WHERE kind = 'snapshot'"), 1);
+        } finally {
+          await layer.close();
+          store.close();
+        }
+      });
+    } finally {
+      await proxy.close();
+      await up.close();
+      lean.close();
+    }
+  });
+
+  test('with an upstream rate, requests wait their turn instead of failing', async (t) => {
+    await withRig(t, { rate: { requests: 1, per: 0.05 } }, async ({ proxy, cache }) => {
+      const days = ['2013-10-07', '2013-10-08', '2013-10-09', '2013-10-10'];
+      const answers = await Promise.all(
+        days.map((d) => get(cache.url, `/v2/aggs/ticker/IBM/range/1/minute/${d}/${d}?adjusted=false`)),
+      );
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      assert.equal(proxy.seen.length, days.length);
+      assert.equal(proxy.maxInFlight, 1);
+    });
+  });
+
+  test('an upstream rate reads as requests per window; a malformed one is refused naming it', () => {
+    assert.deepEqual(parseRate('5/min'), { requests: 5, per: 60 });
+    assert.deepEqual(parseRate('100/s'), { requests: 100, per: 1 });
+    assert.deepEqual(parseRate('5/60s'), { requests: 5, per: 60 });
+    for (const bad of ['5 per minute', '0/min', '5/fortnight', '']) {
+      assert.throws(
+        () => parseRate(bad),
+        (e: unknown) =>
+          isInvalidParameterError(e) && e.message.includes('upstreamRate') && e.message.includes('5/min'),
+      );
+    }
+  });
+});
