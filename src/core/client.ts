@@ -1,4 +1,5 @@
-import type { BarColumns } from './bar-columns.js';
+import { decodeAggregatePage } from './aggregate-columns.js';
+import { type BarColumns, concatColumns, toColumns } from './bar-columns.js';
 import {
   type FullRangeOptions,
   fullRangeOptionGroup,
@@ -232,7 +233,8 @@ export abstract class BaseClient {
     const sort = (params.sort as 'asc' | 'desc' | undefined) ?? 'asc';
     const info = opts.info !== false;
     const warnings = opts.warnings !== false;
-    const fetch = opts.columnar === true ? fetchFullRangeColumns : fetchFullRange;
+    const columnar = opts.columnar === true;
+    const fetch = columnar ? fetchFullRangeColumns : fetchFullRange;
     return fetch(
       {
         from: from as never,
@@ -258,6 +260,7 @@ export abstract class BaseClient {
         // the cap loses nothing.
         const chunkOptions = { ...params, sort: 'asc', limit: 50000 };
         let { target } = buildRequest(op, [symbol, fromMs, toMs], chunkOptions, EMPTY_KEYS);
+        if (columnar) return this.#chunkColumns(target, chunkSignal, warnings);
         let bars: FullRangeBar[] = [];
         let status: string | undefined;
         let response: unknown;
@@ -281,13 +284,51 @@ export abstract class BaseClient {
     );
   }
 
-  /** GETs a target, decodes the JSON; a body that does not decode is fetched again, within `maxRetries`. */
-  async #fetch(target: string, signal: AbortSignal | undefined): Promise<Fetched> {
+  /**
+   * The bars of a full-range chunk as columns, each page decoded straight into columns (its text let go
+   * once decoded), following `next_url`.
+   */
+  async #chunkColumns(
+    target: string,
+    signal: AbortSignal,
+    warnings: boolean,
+  ): Promise<{ columns: BarColumns; status?: string; response: unknown }> {
+    let columns: BarColumns | undefined;
+    let response: Record<string, unknown> = {};
+    const trail = new LinkTrail();
+    let pages = 0;
+    for (let link: string | undefined = target; link; link = pageLink(response, 'next')) {
+      if (trail.repeats(link)) {
+        if (warnings) this.#emit(repeatedLinkWarning(link, pages), true, 'warn');
+        break;
+      }
+      const page = (await this.#fetch(link, signal, decodeAggregatePage)).data;
+      pages++;
+      response = page.response;
+      columns = columns ? concatColumns([columns, page.columns]) : page.columns;
+    }
+    const status = response.status;
+    return {
+      columns: columns ?? toColumns([]),
+      ...(typeof status === 'string' ? { status } : {}),
+      response,
+    };
+  }
+
+  /**
+   * GETs a target, decodes the JSON (with `decode`, `parseJson` by default); a body that does not decode
+   * is fetched again, within `maxRetries`.
+   */
+  async #fetch<T = unknown>(
+    target: string,
+    signal: AbortSignal | undefined,
+    decode: (text: string) => T = parseJson as (text: string) => T,
+  ): Promise<{ data: T; http: HttpResponse }> {
     if (this.#closed) throw new MdqError('This client is closed');
     for (let attempt = 0; ; attempt++) {
       const http = await this.#transport.get(target, signal ? { signal } : undefined);
       try {
-        return { data: parseJson(http.body), http };
+        return { data: decode(http.body), http };
       } catch {
         // No `cause`: the parser's message can quote the body, which may echo the key.
         if (attempt >= this.options.maxRetries) {
