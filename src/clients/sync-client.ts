@@ -1,4 +1,14 @@
-import type { BaseClient, Call, PagedCall, Result, resultTypes, SyncLogSink } from '../core/client.js';
+import { barObjects } from '../core/bar-objects.js';
+import {
+  type BaseClient,
+  type Call,
+  type PagedCall,
+  type Result,
+  type resultTypes,
+  SYNC_BARS,
+  type SyncBars,
+  type SyncLogSink,
+} from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
@@ -116,6 +126,7 @@ export function createSyncClient<C extends BaseClient>(
     client[method] = (...args: unknown[]) => {
       for (const arg of args) rejectUncloneable(method, arg);
       const { result, paged } = invoke(method, args);
+      if (isSyncBars(result)) return barObjects(result[SYNC_BARS].columns, result[SYNC_BARS].keys);
       if (paged) makeWalkable(result, args.at(-1), (url) => invoke('getPageByUrl', [url]).result, sink);
       return result;
     };
@@ -167,6 +178,10 @@ function makeWalkable(
     }
   }
   Object.defineProperty(result, Symbol.iterator, { value: walk, enumerable: false, configurable: true });
+}
+
+function isSyncBars(value: unknown): value is SyncBars {
+  return typeof value === 'object' && value !== null && SYNC_BARS in value;
 }
 
 function rejectUncloneable(method: string, arg: unknown): void {

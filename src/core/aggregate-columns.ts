@@ -54,9 +54,9 @@ const GIVE_UP = new Error('not the expected aggregate shape');
  * @example
  * const page = decodeAggregateColumns(body) ?? columnsOf(parseJson(body));
  */
-export function decodeAggregateColumns(text: string): DecodedAggregates | undefined {
+export function decodeAggregateColumns(body: string | Uint8Array): DecodedAggregates | undefined {
   try {
-    return decode(text);
+    return decode(bytesOf(body));
   } catch (error) {
     if (error === GIVE_UP) return undefined;
     throw error;
@@ -81,10 +81,10 @@ export interface AggregatePage {
  *
  * @throws SyntaxError when the text is not JSON (as `parseJson`).
  */
-export function decodeAggregatePage(text: string): AggregatePage {
-  const decoded = decodeAggregateColumns(text);
+export function decodeAggregatePage(body: string | Uint8Array): AggregatePage {
+  const decoded = decodeAggregateColumns(body);
   if (decoded) return decoded;
-  const parsed = parseJson(text);
+  const parsed = parseJson(typeof body === 'string' ? body : bytesOf(body).toString('utf8'));
   const columns = toColumns(pageItems(parsed) as FullRangeBar[]);
   const response =
     typeof parsed === 'object' && parsed !== null ? { ...(parsed as Record<string, unknown>) } : {};
@@ -92,12 +92,18 @@ export function decodeAggregatePage(text: string): AggregatePage {
   return { response, columns, keys: undefined };
 }
 
-function decode(text: string): DecodedAggregates {
+/** The body as a `Buffer` (its fast `indexOf` and `toString`), the bytes not copied. */
+function bytesOf(body: string | Uint8Array): Buffer {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+function decode(text: Buffer): DecodedAggregates {
   const n = text.length;
   let i = 0;
   const ws = () => {
     for (; i < n; i++) {
-      const c = text.charCodeAt(i);
+      const c = text[i] as number;
       if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return c;
     }
     return -1;
@@ -111,12 +117,12 @@ function decode(text: string): DecodedAggregates {
     if (ws() !== QUOTE) throw GIVE_UP;
     const start = ++i;
     for (; i < n; i++) {
-      const c = text.charCodeAt(i);
+      const c = text[i] as number;
       if (c === QUOTE) break;
       if (c === BACKSLASH || c < 32) throw GIVE_UP;
     }
     if (i >= n) throw GIVE_UP;
-    const name = text.slice(start, i++);
+    const name = text.toString('utf8', start, i++);
     expect(COLON);
     return name;
   };
@@ -142,7 +148,7 @@ function decode(text: string): DecodedAggregates {
         const start = ws() < 0 ? n : i;
         i = skipValue(text, start);
         // Small members (status, ticker, next_url): the general decoder, so they are exactly as before.
-        const value = parseJson(text.slice(start, i));
+        const value = parseJson(text.toString('utf8', start, i));
         if (name === '__proto__') throw GIVE_UP;
         response[name] = value;
       }
@@ -173,7 +179,7 @@ class Bars {
     const buffer = new ArrayBuffer(capacity * 8 * BAR_COLUMN_FIELDS.length);
     this.columns = BAR_COLUMN_FIELDS.map((_, k) => new Float64Array(buffer, k * capacity * 8, capacity));
   }
-  static for(text: string, from: number): Bars {
+  static for(text: Buffer, from: number): Bars {
     let braces = 0;
     for (let i = text.indexOf('{', from); i >= 0; i = text.indexOf('{', i + 1)) braces++;
     return new Bars(braces);
@@ -198,12 +204,12 @@ class Bars {
  * Reads the bars of a `results` array, `start` just after its `[`, into `out`. Returns the index after
  * the `]` and the first bar's keys (as column indexes into {@link BAR_COLUMN_FIELDS}).
  */
-function readBars(text: string, start: number, out: Bars): { end: number; keys: BarColumnField[] } {
+function readBars(text: Buffer, start: number, out: Bars): { end: number; keys: BarColumnField[] } {
   const n = text.length;
   let i = start;
   const ws = () => {
     for (; i < n; i++) {
-      const c = text.charCodeAt(i);
+      const c = text[i] as number;
       if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return c;
     }
     return -1;
@@ -226,7 +232,7 @@ function readBars(text: string, start: number, out: Bars): { end: number; keys: 
         if (ws() !== QUOTE) throw GIVE_UP;
         const field = fieldAt(text, i + 1);
         i += field === 6 ? 4 : 3; // "x" or "vw"
-        if (text.charCodeAt(i - 1) !== QUOTE) throw GIVE_UP;
+        if (text[i - 1] !== QUOTE) throw GIVE_UP;
         if (ws() !== COLON) throw GIVE_UP;
         i++;
         if (first) {
@@ -258,9 +264,9 @@ function readBars(text: string, start: number, out: Bars): { end: number; keys: 
  * Index in {@link BAR_COLUMN_FIELDS} (t o h l c v vw n) of the key starting at `i` (after its quote):
  * one letter then a quote, or `vw` then a quote. Anything else gives up. The caller checks the quote.
  */
-function fieldAt(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  const next = text.charCodeAt(i + 1);
+function fieldAt(text: Buffer, i: number): number {
+  const c = text[i] as number;
+  const next = text[i + 1] as number;
   if (next === QUOTE) {
     switch (c) {
       case 116: // t
@@ -290,22 +296,22 @@ function fieldAt(text: string, i: number): number {
  * longer goes through `Number`, which rounds correctly too. An integer beyond the safe range (which
  * `parseJson` makes a `bigint`) gives up. Returns the index after the number.
  */
-function readNumber(text: string, start: number, column: Float64Array, at: number): number {
+function readNumber(text: Buffer, start: number, column: Float64Array, at: number): number {
   const n = text.length;
   let i = start;
-  let c = text.charCodeAt(i);
+  let c = text[i] as number;
   const negative = c === MINUS;
-  if (negative) c = text.charCodeAt(++i);
+  if (negative) c = text[++i] as number;
   if (!(c >= ZERO && c <= NINE)) throw GIVE_UP;
   let mantissa = 0;
   let digits = 0; // significant digits in the mantissa
   let scale = 0; // power of ten the mantissa is to be multiplied by
   let integer = true;
   if (c === ZERO) {
-    c = text.charCodeAt(++i);
+    c = text[++i] as number;
     if (c >= ZERO && c <= NINE) throw GIVE_UP; // a leading zero
   } else {
-    for (; c >= ZERO && c <= NINE; c = text.charCodeAt(++i)) {
+    for (; c >= ZERO && c <= NINE; c = text[++i] as number) {
       if (digits < 15) {
         mantissa = mantissa * 10 + (c - ZERO);
         if (mantissa !== 0) digits++;
@@ -317,9 +323,9 @@ function readNumber(text: string, start: number, column: Float64Array, at: numbe
   }
   if (c === DOT) {
     integer = false;
-    c = text.charCodeAt(++i);
+    c = text[++i] as number;
     if (!(c >= ZERO && c <= NINE)) throw GIVE_UP;
-    for (; c >= ZERO && c <= NINE; c = text.charCodeAt(++i)) {
+    for (; c >= ZERO && c <= NINE; c = text[++i] as number) {
       if (digits < 15) {
         mantissa = mantissa * 10 + (c - ZERO);
         if (mantissa !== 0) digits++;
@@ -330,22 +336,22 @@ function readNumber(text: string, start: number, column: Float64Array, at: numbe
   if (c === 101 || c === 69) {
     // e, E
     integer = false;
-    c = text.charCodeAt(++i);
+    c = text[++i] as number;
     let exponentNegative = false;
     if (c === 43 || c === MINUS) {
       exponentNegative = c === MINUS;
-      c = text.charCodeAt(++i);
+      c = text[++i] as number;
     }
     if (!(c >= ZERO && c <= NINE)) throw GIVE_UP;
     let exponent = 0;
-    for (; c >= ZERO && c <= NINE; c = text.charCodeAt(++i))
+    for (; c >= ZERO && c <= NINE; c = text[++i] as number)
       if (exponent < 1e6) exponent = exponent * 10 + (c - ZERO);
     scale += exponentNegative ? -exponent : exponent;
   }
   if (i > n) throw GIVE_UP;
   let value: number;
   if (digits > 15 || scale > 22 || scale < -22) {
-    value = Number(text.slice(start, i));
+    value = Number(text.toString('latin1', start, i));
     if (integer && !Number.isSafeInteger(value)) throw GIVE_UP;
   } else {
     value =
@@ -362,15 +368,15 @@ function readNumber(text: string, start: number, column: Float64Array, at: numbe
 }
 
 /** The index just after the JSON value starting at `start` (its extent only; `parseJson` checks it). */
-function skipValue(text: string, start: number): number {
+function skipValue(text: Buffer, start: number): number {
   const n = text.length;
   let i = start;
   let depth = 0;
   for (; i < n; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i] as number;
     if (c === QUOTE) {
       for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
+        const d = text[i] as number;
         if (d === BACKSLASH) i++;
         else if (d === QUOTE) break;
       }

@@ -1,5 +1,5 @@
 import { decodeAggregatePage } from './aggregate-columns.js';
-import { type BarColumns, concatColumns, toColumns } from './bar-columns.js';
+import { type BarColumnField, type BarColumns, concatColumns, toColumns } from './bar-columns.js';
 import {
   type FullRangeOptions,
   fullRangeOptionGroup,
@@ -84,6 +84,24 @@ export type SyncLogSink = (line: string, explicit: boolean, level: LogLevel) => 
 /** A decoded response, or a response object from `rawResponse`: what the pagination helpers take. */
 export type AnyPage = object | Response | SyncRawResponse;
 
+/** Key of {@link SyncBars} in a result. @internal */
+export const SYNC_BARS = '__mdqSyncBars';
+
+/**
+ * Full-range bars as the synchronous client's worker answers them: columns, moved to the calling
+ * thread without a copy, and the keys the bars had on the wire, in order, with which the calling thread
+ * rebuilds the same objects (`barObjects`). @internal
+ */
+export interface SyncBars {
+  [SYNC_BARS]: { columns: BarColumns; keys: readonly BarColumnField[] };
+}
+
+/** The keys the bars of a full range had, page after page, and whether columns hold them exactly. */
+interface PageShape {
+  keys: readonly BarColumnField[] | undefined;
+  exact: boolean;
+}
+
 interface Fetched {
   data: unknown;
   http: HttpResponse;
@@ -102,6 +120,8 @@ export abstract class BaseClient {
   readonly #transport: Transport;
   /** Where log lines go while the synchronous client's worker runs a call (see `invokeForSync`). */
   #capture: SyncLogSink | undefined;
+  /** Set while the synchronous client's worker runs a call: full ranges are answered as {@link SyncBars}. */
+  #syncBars = false;
   #closed = false;
   /** Time zone of the market's day boundaries (full-range chunking). */
   protected abstract readonly timeZone: string;
@@ -223,6 +243,23 @@ export abstract class BaseClient {
     positional: readonly unknown[],
     opts: Record<string, unknown>,
   ): Promise<unknown> {
+    if (opts.columnar === true || !this.#syncBars) return this.#range(op, positional, opts);
+    // In the synchronous client's worker, bar objects would be copied one by one to the calling thread:
+    // the bars go as columns instead (moved, not copied) with their keys, and the calling thread makes
+    // the objects. When the columns cannot hold them exactly (other fields or key orders), the range is
+    // fetched again as objects, quietly (its progress and messages were reported the first time).
+    const shape: PageShape = { keys: undefined, exact: true };
+    const columns = (await this.#range(op, positional, { ...opts, columnar: true }, shape)) as BarColumns;
+    if (shape.exact) return { [SYNC_BARS]: { columns, keys: shape.keys ?? [] } } satisfies SyncBars;
+    return this.#range(op, positional, { ...opts, onProgress: undefined, info: false, warnings: false });
+  }
+
+  async #range(
+    op: OperationSpec,
+    positional: readonly unknown[],
+    opts: Record<string, unknown>,
+    shape?: PageShape,
+  ): Promise<unknown> {
     const [symbol, from, to] = positional;
     const signal = opts.signal as AbortSignal | undefined;
     const params: Record<string, unknown> = {};
@@ -260,7 +297,7 @@ export abstract class BaseClient {
         // the cap loses nothing.
         const chunkOptions = { ...params, sort: 'asc', limit: 50000 };
         let { target } = buildRequest(op, [symbol, fromMs, toMs], chunkOptions, EMPTY_KEYS);
-        if (columnar) return this.#chunkColumns(target, chunkSignal, warnings);
+        if (columnar) return this.#chunkColumns(target, chunkSignal, warnings, shape);
         let bars: FullRangeBar[] = [];
         let status: string | undefined;
         let response: unknown;
@@ -292,6 +329,7 @@ export abstract class BaseClient {
     target: string,
     signal: AbortSignal,
     warnings: boolean,
+    shape: PageShape | undefined,
   ): Promise<{ columns: BarColumns; status?: string; response: unknown }> {
     let columns: BarColumns | undefined;
     let response: Record<string, unknown> = {};
@@ -305,6 +343,11 @@ export abstract class BaseClient {
       const page = (await this.#fetch(link, signal, decodeAggregatePage)).data;
       pages++;
       response = page.response;
+      if (shape && page.columns.length > 0) {
+        if (page.keys === undefined) shape.exact = false;
+        else if (shape.keys === undefined) shape.keys = page.keys;
+        else if (shape.keys.join() !== page.keys.join()) shape.exact = false;
+      }
       columns = columns ? concatColumns([columns, page.columns]) : page.columns;
     }
     const status = response.status;
@@ -322,18 +365,21 @@ export abstract class BaseClient {
   async #fetch<T = unknown>(
     target: string,
     signal: AbortSignal | undefined,
-    decode: (text: string) => T = parseJson as (text: string) => T,
+    decode?: (body: Uint8Array) => T,
   ): Promise<{ data: T; http: HttpResponse }> {
     if (this.#closed) throw new MdqError('This client is closed');
+    const init = decode ? { signal, bytes: true } : { signal };
     for (let attempt = 0; ; attempt++) {
-      const http = await this.#transport.get(target, signal ? { signal } : undefined);
+      const http = await this.#transport.get(target, init);
       try {
-        return { data: decode(http.body), http };
+        const data = decode ? decode(http.bytes ?? Buffer.from(http.body)) : (parseJson(http.body) as T);
+        return { data, http };
       } catch {
         // No `cause`: the parser's message can quote the body, which may echo the key.
         if (attempt >= this.options.maxRetries) {
+          const text = http.bytes ? Buffer.from(http.bytes).toString('utf8') : http.body;
           throw new DecodeError(
-            `The response to ${stripQuery(http.url)} is not valid JSON (${http.body.length} characters; ${jsonSyntaxProblem(http.body)})`,
+            `The response to ${stripQuery(http.url)} is not valid JSON (${text.length} characters; ${jsonSyntaxProblem(text)})`,
             http.status,
           );
         }
@@ -431,11 +477,13 @@ export abstract class BaseClient {
       throw new InvalidParameterError('method', method, 'not an operation of this client');
     }
     this.#capture = sink;
+    this.#syncBars = true;
     try {
       const call = (fn as (...a: unknown[]) => unknown).apply(this, args);
       return { result: await toSyncValue(await call), paged: call instanceof PagePromise };
     } finally {
       this.#capture = undefined;
+      this.#syncBars = false;
     }
   }
 

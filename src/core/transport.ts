@@ -28,8 +28,10 @@ export interface HttpResponse {
   status: number;
   /** Response headers, names in lower case; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** The body, decoded as UTF-8. */
+  /** The body, decoded as UTF-8; empty when the body was asked for as `bytes`. */
   body: string;
+  /** The body of a 2xx response as it came, when asked for with `RequestInit.bytes`. */
+  bytes?: Uint8Array;
   /** The URL requested (after same-origin redirects); never contains the API key. */
   url: string;
 }
@@ -38,6 +40,12 @@ export interface HttpResponse {
 export interface RequestInit {
   /** Cancels the request, including retries and waits, with `AbortError`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Give a 2xx body as bytes (`HttpResponse.bytes`) instead of text, for a decoder that reads bytes: the
+   * body is then held once, not as bytes and again as a string.
+   * @default false
+   */
+  bytes?: boolean | undefined;
 }
 
 /** An error thrown by `Transport.get` once retries are exhausted carries how many attempts were made. */
@@ -144,7 +152,7 @@ export class Transport {
       let failure: MdqError;
       let retryAfterMs: number | undefined;
       try {
-        const res = await this.#send(path, signal);
+        const res = await this.#send(path, signal, init?.bytes === true);
         if (res.status >= 200 && res.status < 300) return res;
         const location = res.headers.location;
         if (res.status >= 300 && res.status < 400 && location !== undefined) {
@@ -188,12 +196,12 @@ export class Transport {
   }
 
   /** One attempt: waits for its turn in the rate limit and for a connection slot (if limited), then sends. */
-  #send(path: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  #send(path: string, signal: AbortSignal | undefined, bytes: boolean): Promise<HttpResponse> {
     const limiter = this.#rateLimit;
-    if (limiter === null) return this.#sendNow(path, signal);
+    if (limiter === null) return this.#sendNow(path, signal, bytes);
     return this.#waitTurn(limiter, signal).then(async (release) => {
       try {
-        return await this.#sendNow(path, signal);
+        return await this.#sendNow(path, signal, bytes);
       } finally {
         release();
       }
@@ -214,17 +222,18 @@ export class Transport {
     });
   }
 
-  #sendNow(path: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  #sendNow(path: string, signal: AbortSignal | undefined, bytes: boolean): Promise<HttpResponse> {
     const slots = this.#slots;
-    if (slots === undefined) return this.#dispatch(path, signal, undefined);
-    if (slots.tryAcquire()) return this.#dispatch(path, signal, slots);
-    return slots.acquire(signal).then(() => this.#dispatch(path, signal, slots));
+    if (slots === undefined) return this.#dispatch(path, signal, undefined, bytes);
+    if (slots.tryAcquire()) return this.#dispatch(path, signal, slots, bytes);
+    return slots.acquire(signal).then(() => this.#dispatch(path, signal, slots, bytes));
   }
 
   #dispatch(
     path: string,
     signal: AbortSignal | undefined,
     slots: ConnectionSlots | undefined,
+    bytes: boolean,
   ): Promise<HttpResponse> {
     return new Promise<HttpResponse>((resolve, reject) => {
       const keepAlive = this.#maxKeepalive === null || this.#inFlight < this.#maxKeepalive;
@@ -239,6 +248,7 @@ export class Transport {
           this.#inFlight--;
           slots?.release();
         },
+        bytes,
       );
       // Past maxKeepalive concurrent requests, the extra connections are closed after their response, so
       // at most about maxKeepalive idle connections stay open.
@@ -332,6 +342,9 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #status = 0;
   #headers: Record<string, string> = {};
   #chunks: Buffer[] = [];
+  /** With `bytes`, a 2xx body of a declared length is copied here as it arrives (no list, no concat). */
+  #body: Buffer | undefined;
+  #filled = 0;
   #controller: Dispatcher.DispatchController | undefined;
   #done = false;
   #expired: DeadlinePassed | undefined;
@@ -342,6 +355,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   readonly #finish: () => void;
   readonly #unsubscribe: (() => void) | undefined;
   readonly #deadline: NodeJS.Timeout;
+  readonly #bytes: boolean;
 
   constructor(
     url: string,
@@ -350,7 +364,9 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     resolve: (res: HttpResponse) => void,
     reject: (error: unknown) => void,
     finish: () => void,
+    bytes = false,
   ) {
+    this.#bytes = bytes;
     this.#url = url;
     this.#signal = signal;
     this.#resolve = resolve;
@@ -390,17 +406,38 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
       if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
     }
     this.#headers = out;
+    const length = Number(out['content-length']);
+    if (this.#bytes && statusCode >= 200 && statusCode < 300 && Number.isSafeInteger(length) && length > 0)
+      this.#body = Buffer.allocUnsafeSlow(length);
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.#chunks.push(chunk);
+    const body = this.#body;
+    if (body !== undefined && this.#filled + chunk.length <= body.length) {
+      chunk.copy(body, this.#filled);
+      this.#filled += chunk.length;
+    } else this.#chunks.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.#end()) return;
+    const status = this.#status;
+    const headers = this.#headers;
+    if (this.#bytes && status >= 200 && status < 300) {
+      const bytes = this.#bodyBytes();
+      this.#resolve({ status, headers, body: '', bytes, url: this.#url });
+      return;
+    }
     const chunks = this.#chunks;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    this.#resolve({ status: this.#status, headers: this.#headers, body, url: this.#url });
+    this.#resolve({ status, headers, body, url: this.#url });
+  }
+
+  /** The whole body: the buffer filled as it came, plus whatever came beyond its declared length. */
+  #bodyBytes(): Uint8Array {
+    const filled = this.#body?.subarray(0, this.#filled);
+    const chunks = filled ? [filled, ...this.#chunks] : this.#chunks;
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
