@@ -5,8 +5,8 @@
  * target. Results go to standard output (markdown) and `bench/results.json`.
  *
  * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
- * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, 6, 7a (with
- * 7b), 7c, load; default all), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
+ * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 3b, 4a, 4b, 4c, 5, 5c, 6, 7a
+ * (with 7b), 7c, load; default all), BENCH_SYNC_CALLS (the previous closes of benchmark 3b, default 300), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
  * BENCH_STREAM_SECONDS (length of the long replay of 7c, default 600), BENCH_HEAVY_REQUESTS (distinct heavy requests of benchmark 6, default 1000), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
  * connection>` separated by commas; default 20:100,20:50; empty for none).
  */
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Store } from '../src/server/store/store.js';
 import { loadTest } from './autocannon.js';
 import { rssUnderDistinctRequests } from './cache-memory.js';
-import { fullRange, smallCalls } from './client-benchmarks.js';
+import { fullRange, smallCalls, syncVsAsync } from './client-benchmarks.js';
 import { type Child, interleave, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
 import { aggregateVsDuckDb, ingestVsCsv, SPY_DAY } from './server-benchmarks.js';
 import { longReplay, mdqClient, rawClient } from './stream-benchmarks.js';
@@ -26,6 +26,7 @@ import { longReplay, mdqClient, rawClient } from './stream-benchmarks.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const calls = Number(process.env.BENCH_CALLS ?? 2000);
+const syncCalls = Number(process.env.BENCH_SYNC_CALLS ?? 300);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const heavyRequests = Number(process.env.BENCH_HEAVY_REQUESTS ?? 1000);
 const streamEvents = Number(process.env.BENCH_STREAM_EVENTS ?? 300_000);
@@ -302,6 +303,37 @@ async function main(): Promise<void> {
         compare(`3. ${calls} sequential last trades`, small.samples, 'mdqSync', 'mdqAsync', {
           max: 1.5,
           text: 'sync ≤ 1.5× async',
+        });
+      }
+
+      if (wanted('3b')) {
+        log(
+          `3b. sync vs async on a server with its caches on: a year of minute bars; ${syncCalls} previous closes`,
+        );
+        // The same store with the server's caches on, as `mdq serve` has them: what is left is the client.
+        const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
+          'synthetic',
+          syntheticDb,
+          ...FOUR_YEARS,
+          'cache',
+        ]);
+        await withChild(cached, async (cachedUrl) => {
+          const result = await syncVsAsync(cachedUrl, YEAR[0], YEAR[1], syncCalls, rounds);
+          extra.syncFullRangeBars = result.bars;
+          compare(
+            `3b. year of minute bars (${result.bars.sync} bars), full range, server caches on`,
+            result.fullRange,
+            'sync',
+            'async',
+            { max: 1.2, text: 'sync ≤ 1.2× async' },
+          );
+          compare(
+            `3b. ${syncCalls} sequential previous closes, server caches on`,
+            result.small,
+            'sync',
+            'async',
+            { max: 1.5, text: 'sync ≤ 1.5× async' },
+          );
         });
       }
 
