@@ -118,8 +118,14 @@ export function createSyncClient<C extends BaseClient>(
     if (logger) logger(line, level);
     else if (explicit) process.stderr.write(`${line}\n`);
   };
-  const invoke = (method: string, args: unknown[]) =>
-    bridge.call('invokeForSync', [method, args, sink]) as { result: unknown; paged: boolean };
+  // The sink crosses to the worker with the first call that reaches it and stays there.
+  let sinkSent = false;
+  const invoke = (method: string, args: unknown[]) => {
+    if (sinkSent) return bridge.call('invokeForSync', [method, args]) as { result: unknown; paged: boolean };
+    const answer = bridge.call('invokeForSync', [method, args, sink], { keepCallbacks: true });
+    sinkSent = true;
+    return answer as { result: unknown; paged: boolean };
+  };
   const { apiKey: _key, ...visible } = resolved;
   const client: Record<string, unknown> = { options: visible };
   for (const method of methods) {

@@ -120,6 +120,8 @@ export abstract class BaseClient {
   readonly #transport: Transport;
   /** Where log lines go while the synchronous client's worker runs a call (see `invokeForSync`). */
   #capture: SyncLogSink | undefined;
+  /** The synchronous client's log sink, given with its first call and kept for the others. */
+  #syncSink: SyncLogSink | undefined;
   /** Set while the synchronous client's worker runs a call: full ranges are answered as {@link SyncBars}. */
   #syncBars = false;
   #closed = false;
@@ -463,20 +465,23 @@ export abstract class BaseClient {
 
   /**
    * Runs one method for the synchronous client's worker: log lines go to `sink` (the caller's thread
-   * runs it while it waits, so a failing call keeps its lines), and responses become plain objects.
+   * runs it while it waits, so a failing call keeps its lines; given once, it is kept for the calls
+   * after, which saves passing a function across threads on every call), and responses become plain
+   * objects.
    * `paged` tells whether the operation pages by `next_url` (its result can be walked).
    * @internal
    */
   async invokeForSync(
     method: string,
     args: unknown[],
-    sink: SyncLogSink,
+    sink?: SyncLogSink,
   ): Promise<{ result: unknown; paged: boolean }> {
+    if (sink) this.#syncSink = sink;
     const fn = (this as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function' || method.startsWith('#') || method === 'invokeForSync') {
       throw new InvalidParameterError('method', method, 'not an operation of this client');
     }
-    this.#capture = sink;
+    this.#capture = this.#syncSink;
     this.#syncBars = true;
     try {
       const call = (fn as (...a: unknown[]) => unknown).apply(this, args);
