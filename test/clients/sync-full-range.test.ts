@@ -75,4 +75,31 @@ describe('sync full range: the same bar objects as the async client', () => {
       });
     }
   }
+
+  test('the log lines of every call reach the logger: after a failed call, and call after call', async () => {
+    await server.use('minuteBars', {
+      stepMinutes: 30,
+      dataStart: START,
+      dataEnd: END,
+      // A chunk without bars: each call logs that it had no data.
+      gaps: [[Date.parse('2024-01-20T00:00:00Z'), Date.parse('2024-04-10T00:00:00Z')]],
+    } satisfies MinuteBarsConfig);
+    const lines: string[] = [];
+    const client = StocksClient(KEY, { baseUrl: server.url, logger: (line) => lines.push(line) });
+    try {
+      assert.throws(
+        () => client.getFullRangeAggregateBars('AAPL', FROM, TO, { timespan: 'fortnight' as never }),
+        {
+          name: 'InvalidParameterError',
+        },
+      );
+      for (let call = 1; call <= 3; call++) {
+        client.getFullRangeAggregateBars('AAPL', FROM, TO);
+        assert.equal(lines.filter((line) => /^No data/.test(line)).length, call, JSON.stringify(lines));
+      }
+    } finally {
+      client.close();
+    }
+    await server.take();
+  });
 });
