@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { SYNC_BARS } from '../../src/core/client.js';
 import {
   APIError,
   AuthenticationError,
@@ -9,7 +10,6 @@ import {
   NotFoundError,
   ReadTimeout,
 } from '../../src/core/errors.js';
-import { SYNC_BARS } from '../../src/core/client.js';
 import { SyncBridge, type SyncRawResponse } from '../../src/core/sync/bridge.js';
 import { transferListOf } from '../../src/core/sync/protocol.js';
 import type { HttpResponse } from '../../src/core/transport.js';
