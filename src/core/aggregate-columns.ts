@@ -1,7 +1,8 @@
 /**
  * A decoder for one page of aggregate bars (`{ ..., "results": [ { "v": …, "t": …, … }, … ], ... }`)
- * straight into {@link BarColumns}: the bars never exist as objects, so a chunk of a full range costs
- * its text and 64 bytes a bar instead of a few hundred.
+ * straight into {@link BarColumns}, as the body arrives ({@link AggregateDecoder}): neither the body nor
+ * its bars are ever held whole as text or objects, so a page costs 64 bytes a bar instead of a few
+ * hundred, plus the piece of body in hand.
  *
  * Exact or nothing: every number is the double `JSON.parse` gives, and anything the decoder does not
  * expect (a field other than the bar fields, a value that is not a number, an escape in a key, an
@@ -55,12 +56,10 @@ const GIVE_UP = new Error('not the expected aggregate shape');
  * const page = decodeAggregateColumns(body) ?? columnsOf(parseJson(body));
  */
 export function decodeAggregateColumns(body: string | Uint8Array): DecodedAggregates | undefined {
-  try {
-    return decode(bytesOf(body));
-  } catch (error) {
-    if (error === GIVE_UP) return undefined;
-    throw error;
-  }
+  const bytes = bytesOf(body);
+  const decoder = new AggregateDecoder(bytes.length);
+  decoder.push(bytes);
+  return decoder.end();
 }
 
 /** A page of bars as columns, whatever its shape: `keys` is undefined when they are not its exact image. */
@@ -76,15 +75,8 @@ export interface AggregatePage {
   keys: readonly BarColumnField[] | undefined;
 }
 
-/**
- * A page of aggregate bars as columns: {@link decodeAggregateColumns}, or `parseJson` when it gives up.
- *
- * @throws SyntaxError when the text is not JSON (as `parseJson`).
- */
-export function decodeAggregatePage(body: string | Uint8Array): AggregatePage {
-  const decoded = decodeAggregateColumns(body);
-  if (decoded) return decoded;
-  const parsed = parseJson(typeof body === 'string' ? body : bytesOf(body).toString('utf8'));
+/** A page decoded by `parseJson` as an {@link AggregatePage}: its bars as columns, no keys. */
+export function aggregatePageOf(parsed: unknown): AggregatePage {
   const columns = toColumns(pageItems(parsed) as FullRangeBar[]);
   const response =
     typeof parsed === 'object' && parsed !== null ? { ...(parsed as Record<string, unknown>) } : {};
@@ -98,95 +90,275 @@ function bytesOf(body: string | Uint8Array): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-function decode(text: Buffer): DecodedAggregates {
-  const n = text.length;
-  let i = 0;
-  const ws = () => {
-    for (; i < n; i++) {
-      const c = text[i] as number;
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return c;
-    }
-    return -1;
-  };
-  const expect = (code: number) => {
-    if (ws() !== code) throw GIVE_UP;
-    i++;
-  };
-  /** A key without escapes, `i` on its opening quote; returns its text and leaves `i` after the colon. */
-  const key = (): string => {
-    if (ws() !== QUOTE) throw GIVE_UP;
-    const start = ++i;
-    for (; i < n; i++) {
-      const c = text[i] as number;
-      if (c === QUOTE) break;
-      if (c === BACKSLASH || c < 32) throw GIVE_UP;
-    }
-    if (i >= n) throw GIVE_UP;
-    const name = text.toString('utf8', start, i++);
-    expect(COLON);
-    return name;
-  };
+/** Thrown inside the decoder when the bytes so far end inside a unit (a member, a bar). */
+const NEED_MORE = new Error('more bytes needed');
 
-  const response: Record<string, unknown> = {};
-  let columns: Bars | undefined;
-  let keys: BarColumnField[] = [];
-  expect(OPEN_BRACE);
-  if (ws() === CLOSE_BRACE) i++;
-  else {
-    for (;;) {
-      const name = key();
-      if (name === 'results' && ws() === OPEN_BRACKET) {
-        if (columns) throw GIVE_UP;
-        i++;
-        columns = Bars.for(text, i);
-        const bars = readBars(text, i, columns);
-        i = bars.end;
-        keys = bars.keys;
-        delete response.results;
-      } else {
-        if (name === 'results' && columns) throw GIVE_UP;
-        const start = ws() < 0 ? n : i;
-        i = skipValue(text, start);
-        // Small members (status, ticker, next_url): the general decoder, so they are exactly as before.
-        const value = parseJson(text.toString('utf8', start, i));
-        if (name === '__proto__') throw GIVE_UP;
-        response[name] = value;
-      }
-      const c = ws();
-      i++;
-      if (c === CLOSE_BRACE) break;
-      if (c !== COMMA) throw GIVE_UP;
-    }
-  }
-  if (ws() !== -1) throw GIVE_UP;
-  // A `results` member that is not an array (null) is kept as such, with no bars.
-  if ('results' in response) {
-    if (response.results !== null) throw GIVE_UP;
-    delete response.results;
-  }
-  return { response, columns: (columns ?? new Bars(0)).finish(), keys };
-}
+// Where the decoder stands: before the opening brace, before the first member or the closing brace,
+// before a member, after a member, before the first bar or `]`, before a bar, after a bar, done.
+const START = 0;
+const FIRST_MEMBER = 1;
+const MEMBER = 2;
+const AFTER_MEMBER = 3;
+const FIRST_BAR = 4;
+const BAR = 5;
+const AFTER_BAR = 6;
+const DONE = 7;
 
 /**
- * The columns of a page, in one buffer sized once: room for as many bars as the text has `{` after the
- * start of `results` (a bar opens with one, so there is room for every bar), which spares the copies
- * and the garbage of growing. `finish` gives views of exactly the bars read.
+ * {@link decodeAggregateColumns} fed as the body arrives: `push` each piece, then `end`. Only the bytes
+ * of an unfinished member or bar are kept between pieces, so a page never needs its whole body in
+ * memory. Once it gives up, it ignores the rest and `end` returns `undefined`.
+ *
+ * @example
+ * const decoder = new AggregateDecoder(contentLength);
+ * for await (const piece of body) decoder.push(piece);
+ * const page = decoder.end(); // undefined: fetch it again for parseJson
  */
+export class AggregateDecoder {
+  #state = START;
+  #failed = false;
+  /** Bytes of an unfinished unit, carried to the next piece. */
+  #carry: Buffer | undefined;
+  /** Bytes consumed before the current piece. */
+  #consumed = 0;
+  readonly #expected: number | undefined;
+  readonly #response: Record<string, unknown> = {};
+  #bars: Bars | undefined;
+  #sawBars = false;
+  /** The first bar's keys (indexes into BAR_COLUMN_FIELDS); later bars follow this order. */
+  readonly #order: number[] = [];
+  #first = true;
+
+  /** @param expectedBytes - The body's length if known (`content-length`): sizes the columns once. */
+  constructor(expectedBytes?: number) {
+    this.#expected = expectedBytes;
+  }
+
+  /** Decodes the bars and members complete in `piece` (with what was carried). */
+  push(piece: Uint8Array): void {
+    if (this.#failed) return;
+    let bytes = bytesOf(piece);
+    try {
+      const carry = this.#carry;
+      if (carry) {
+        this.#carry = undefined;
+        // The unfinished unit joined to the start of this piece up to the first `}` (the end of a bar
+        // cut in two, mostly), rather than the whole piece copied behind it.
+        const close = bytes.indexOf(CLOSE_BRACE);
+        const head = Buffer.concat([carry, bytes.subarray(0, close < 0 ? bytes.length : close + 1)]);
+        const used = this.#run(head);
+        this.#consumed += used;
+        bytes =
+          close < 0
+            ? head.subarray(used)
+            : used === head.length
+              ? bytes.subarray(close + 1)
+              : Buffer.concat([head.subarray(used), bytes.subarray(close + 1)]);
+      }
+      const used = this.#run(bytes);
+      // A copy: the piece itself (a view of a larger read buffer) is not kept.
+      if (used < bytes.length) this.#carry = Buffer.from(bytes.subarray(used));
+      this.#consumed += used;
+    } catch (error) {
+      if (error !== GIVE_UP) throw error;
+      this.#failed = true;
+      this.#carry = undefined;
+      this.#bars = undefined;
+    }
+  }
+
+  /** The page, or `undefined` if it was not the expected shape or ended early. */
+  end(): DecodedAggregates | undefined {
+    if (this.#failed || this.#state !== DONE || this.#carry !== undefined) return undefined;
+    const response = this.#response;
+    // A `results` member that is not an array (null) is kept as such, with no bars.
+    if ('results' in response) {
+      if (response.results !== null) return undefined;
+      delete response.results;
+    }
+    return {
+      response,
+      columns: (this.#bars ?? new Bars(0)).finish(),
+      keys: this.#order.map((k) => BAR_COLUMN_FIELDS[k] as BarColumnField),
+    };
+  }
+
+  /** Runs over `b` from its start; returns how many bytes were consumed (the rest is an unfinished unit). */
+  #run(b: Buffer): number {
+    const n = b.length;
+    let i = 0;
+    let unit = 0;
+    const ws = () => {
+      for (; i < n; i++) {
+        const c = b[i] as number;
+        if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return c;
+      }
+      throw NEED_MORE;
+    };
+    try {
+      for (;;) {
+        unit = i;
+        switch (this.#state) {
+          case START:
+            if (ws() !== OPEN_BRACE) throw GIVE_UP;
+            i++;
+            this.#state = FIRST_MEMBER;
+            break;
+          case FIRST_MEMBER:
+            if (ws() === CLOSE_BRACE) {
+              i++;
+              this.#state = DONE;
+            } else this.#state = MEMBER;
+            break;
+          case MEMBER: {
+            if (ws() !== QUOTE) throw GIVE_UP;
+            const start = ++i;
+            for (; ; i++) {
+              if (i >= n) throw NEED_MORE;
+              const c = b[i] as number;
+              if (c === QUOTE) break;
+              if (c === BACKSLASH || c < 32) throw GIVE_UP;
+            }
+            const name = b.toString('utf8', start, i++);
+            if (ws() !== COLON) throw GIVE_UP;
+            i++;
+            const c = ws();
+            if (name === 'results' && c === OPEN_BRACKET) {
+              if (this.#sawBars) throw GIVE_UP;
+              i++;
+              this.#sawBars = true;
+              delete this.#response.results;
+              this.#state = FIRST_BAR;
+              break;
+            }
+            if (name === 'results' && this.#sawBars) throw GIVE_UP;
+            if (name === '__proto__') throw GIVE_UP;
+            const from = i;
+            i = skipValue(b, from);
+            // A value reaching the end of the bytes may go on in the next piece.
+            if (i >= n) throw NEED_MORE;
+            // Small members (status, ticker, next_url): the general decoder, so they are exactly as before.
+            this.#response[name] = parseJson(b.toString('utf8', from, i));
+            this.#state = AFTER_MEMBER;
+            break;
+          }
+          case AFTER_MEMBER: {
+            const c = ws();
+            i++;
+            if (c === COMMA) this.#state = MEMBER;
+            else if (c === CLOSE_BRACE) this.#state = DONE;
+            else throw GIVE_UP;
+            break;
+          }
+          case FIRST_BAR:
+            if (ws() === CLOSE_BRACKET) {
+              i++;
+              this.#state = AFTER_MEMBER;
+            } else this.#state = BAR;
+            break;
+          case BAR: {
+            if (ws() !== OPEN_BRACE) throw GIVE_UP;
+            // Bars hold numbers only, so the first `}` closes this one.
+            const close = b.indexOf(CLOSE_BRACE, i);
+            if (close < 0) throw NEED_MORE;
+            this.#readBar(b, i + 1, close, unit);
+            i = close + 1;
+            this.#state = AFTER_BAR;
+            break;
+          }
+          case AFTER_BAR: {
+            const c = ws();
+            i++;
+            if (c === COMMA) this.#state = BAR;
+            else if (c === CLOSE_BRACKET) this.#state = AFTER_MEMBER;
+            else throw GIVE_UP;
+            break;
+          }
+          default:
+            // DONE: only whitespace may follow.
+            for (; i < n; i++) {
+              const c = b[i] as number;
+              if (c !== 32 && c !== 10 && c !== 13 && c !== 9) throw GIVE_UP;
+            }
+            return n;
+        }
+      }
+    } catch (error) {
+      if (error === NEED_MORE) return unit;
+      throw error;
+    }
+  }
+
+  /** Reads the bar between `from` (after its `{`) and `close` (its `}`) into the columns. */
+  #readBar(b: Buffer, from: number, close: number, start: number): void {
+    if (!this.#bars) {
+      // Sized from the first bar's length and the bytes still to come: one allocation for most pages.
+      const barBytes = close + 2 - start;
+      const left = this.#expected === undefined ? 0 : this.#expected - this.#consumed - start;
+      this.#bars = new Bars(Math.max(16, Math.ceil((left / barBytes) * 1.05) + 16));
+    }
+    const bars = this.#bars;
+    const at = bars.add();
+    const order = this.#order;
+    const first = this.#first;
+    this.#first = false;
+    let i = skipSpace(b, from, close);
+    if (i === close) return; // {}: no field
+    let position = 0;
+    for (;;) {
+      if (b[i] !== QUOTE) throw GIVE_UP;
+      const field = fieldAt(b, i + 1);
+      const end = i + (field === 6 ? 4 : 3); // "x" or "vw"
+      if (b[end - 1] !== QUOTE) throw GIVE_UP;
+      i = skipSpace(b, end, close);
+      if (b[i] !== COLON) throw GIVE_UP;
+      i = skipSpace(b, i + 1, close);
+      if (first) {
+        if (order.includes(field)) throw GIVE_UP;
+        order.push(field);
+      } else {
+        while (position < order.length && order[position] !== field) position++;
+        if (position === order.length) throw GIVE_UP;
+        position++;
+      }
+      i = skipSpace(b, readNumber(b, i, bars.columns[field] as Float64Array, at), close);
+      if (i >= close) return;
+      if (b[i] !== COMMA) throw GIVE_UP;
+      i = skipSpace(b, i + 1, close);
+    }
+  }
+}
+
+/** The index of the first byte from `i` on (before `end`) that is not JSON whitespace, else `end`. */
+function skipSpace(b: Buffer, i: number, end: number): number {
+  for (; i < end; i++) {
+    const c = b[i] as number;
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
+  }
+  return end;
+}
+
+/** Columns in one buffer, doubled when full; `finish` gives views of exactly the bars read. */
 class Bars {
   length = 0;
-  readonly columns: Float64Array[];
-  constructor(readonly capacity: number) {
-    const buffer = new ArrayBuffer(capacity * 8 * BAR_COLUMN_FIELDS.length);
-    this.columns = BAR_COLUMN_FIELDS.map((_, k) => new Float64Array(buffer, k * capacity * 8, capacity));
+  columns: Float64Array[];
+  constructor(private capacity: number) {
+    this.columns = Bars.#allocate(capacity);
   }
-  static for(text: Buffer, from: number): Bars {
-    let braces = 0;
-    for (let i = text.indexOf('{', from); i >= 0; i = text.indexOf('{', i + 1)) braces++;
-    return new Bars(braces);
+  static #allocate(capacity: number): Float64Array[] {
+    const buffer = new ArrayBuffer(capacity * 8 * BAR_COLUMN_FIELDS.length);
+    return BAR_COLUMN_FIELDS.map((_, k) => new Float64Array(buffer, k * capacity * 8, capacity));
   }
   /** Makes room for one more bar, its fields `NaN` until set; returns its index. */
   add(): number {
-    if (this.length === this.capacity) throw GIVE_UP;
+    if (this.length === this.capacity) {
+      this.capacity *= 2;
+      const grown = Bars.#allocate(this.capacity);
+      grown.forEach((column, k) => {
+        column.set(this.columns[k] as Float64Array);
+      });
+      this.columns = grown;
+    }
     const at = this.length++;
     for (const column of this.columns) column[at] = Number.NaN;
     return at;
@@ -198,66 +370,6 @@ class Bars {
     });
     return out;
   }
-}
-
-/**
- * Reads the bars of a `results` array, `start` just after its `[`, into `out`. Returns the index after
- * the `]` and the first bar's keys (as column indexes into {@link BAR_COLUMN_FIELDS}).
- */
-function readBars(text: Buffer, start: number, out: Bars): { end: number; keys: BarColumnField[] } {
-  const n = text.length;
-  let i = start;
-  const ws = () => {
-    for (; i < n; i++) {
-      const c = text[i] as number;
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return c;
-    }
-    return -1;
-  };
-  // The first bar's keys, as column indexes; later bars must follow this order.
-  const order: number[] = [];
-  let first = true;
-  if (ws() === CLOSE_BRACKET) return { end: i + 1, keys: [] };
-  for (;;) {
-    if (ws() !== OPEN_BRACE) throw GIVE_UP;
-    i++;
-    const at = out.add();
-    let position = 0;
-    if (ws() === CLOSE_BRACE) {
-      // An empty bar ({}): no keys to follow, nothing to set; only its t (NaN) tells it apart.
-      i++;
-      if (first) first = false;
-    } else {
-      for (;;) {
-        if (ws() !== QUOTE) throw GIVE_UP;
-        const field = fieldAt(text, i + 1);
-        i += field === 6 ? 4 : 3; // "x" or "vw"
-        if (text[i - 1] !== QUOTE) throw GIVE_UP;
-        if (ws() !== COLON) throw GIVE_UP;
-        i++;
-        if (first) {
-          if (order.includes(field)) throw GIVE_UP;
-          order.push(field);
-        } else {
-          while (position < order.length && order[position] !== field) position++;
-          if (position === order.length) throw GIVE_UP;
-          position++;
-        }
-        ws();
-        i = readNumber(text, i, out.columns[field] as Float64Array, at);
-        const c = ws();
-        i++;
-        if (c === CLOSE_BRACE) break;
-        if (c !== COMMA) throw GIVE_UP;
-      }
-      first = false;
-    }
-    const c = ws();
-    i++;
-    if (c === CLOSE_BRACKET) break;
-    if (c !== COMMA) throw GIVE_UP;
-  }
-  return { end: i, keys: order.map((k) => BAR_COLUMN_FIELDS[k] as BarColumnField) };
 }
 
 /**

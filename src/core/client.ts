@@ -1,4 +1,9 @@
-import { decodeAggregatePage } from './aggregate-columns.js';
+import {
+  AggregateDecoder,
+  type AggregatePage,
+  aggregatePageOf,
+  type DecodedAggregates,
+} from './aggregate-columns.js';
 import { type BarColumnField, type BarColumns, concatColumns, toColumns } from './bar-columns.js';
 import {
   type FullRangeOptions,
@@ -342,7 +347,7 @@ export abstract class BaseClient {
         if (warnings) this.#emit(repeatedLinkWarning(link, pages), true, 'warn');
         break;
       }
-      const page = (await this.#fetch(link, signal, decodeAggregatePage)).data;
+      const page = await this.#fetchColumns(link, signal);
       pages++;
       response = page.response;
       if (shape && page.columns.length > 0) {
@@ -361,27 +366,32 @@ export abstract class BaseClient {
   }
 
   /**
-   * GETs a target, decodes the JSON (with `decode`, `parseJson` by default); a body that does not decode
-   * is fetched again, within `maxRetries`.
+   * A page of aggregate bars as columns, decoded as its body arrives (`AggregateDecoder`), so neither
+   * the body nor its bars are ever held whole as text or objects. A page the decoder gives up on (another
+   * shape, or not JSON) is fetched again and decoded by `parseJson`, with its retries.
    */
-  async #fetch<T = unknown>(
-    target: string,
-    signal: AbortSignal | undefined,
-    decode?: (body: Uint8Array) => T,
-  ): Promise<{ data: T; http: HttpResponse }> {
+  async #fetchColumns(target: string, signal: AbortSignal): Promise<AggregatePage> {
     if (this.#closed) throw new MdqError('This client is closed');
-    const init = decode ? { signal, bytes: true } : { signal };
+    const http = await this.#transport.get(target, {
+      signal,
+      decoder: (length) => new AggregateDecoder(length),
+    });
+    const decoded = http.decoded as DecodedAggregates | undefined;
+    return decoded ?? aggregatePageOf((await this.#fetch(target, signal)).data);
+  }
+
+  /** GETs a target, decodes the JSON; a body that does not decode is fetched again, within `maxRetries`. */
+  async #fetch(target: string, signal: AbortSignal | undefined): Promise<Fetched> {
+    if (this.#closed) throw new MdqError('This client is closed');
     for (let attempt = 0; ; attempt++) {
-      const http = await this.#transport.get(target, init);
+      const http = await this.#transport.get(target, signal ? { signal } : undefined);
       try {
-        const data = decode ? decode(http.bytes ?? Buffer.from(http.body)) : (parseJson(http.body) as T);
-        return { data, http };
+        return { data: parseJson(http.body), http };
       } catch {
         // No `cause`: the parser's message can quote the body, which may echo the key.
         if (attempt >= this.options.maxRetries) {
-          const text = http.bytes ? Buffer.from(http.bytes).toString('utf8') : http.body;
           throw new DecodeError(
-            `The response to ${stripQuery(http.url)} is not valid JSON (${text.length} characters; ${jsonSyntaxProblem(text)})`,
+            `The response to ${stripQuery(http.url)} is not valid JSON (${http.body.length} characters; ${jsonSyntaxProblem(http.body)})`,
             http.status,
           );
         }

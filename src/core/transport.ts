@@ -28,10 +28,10 @@ export interface HttpResponse {
   status: number;
   /** Response headers, names in lower case; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** The body, decoded as UTF-8; empty when the body was asked for as `bytes`. */
+  /** The body, decoded as UTF-8; empty when a 2xx body went to `RequestInit.decoder`. */
   body: string;
-  /** The body of a 2xx response as it came, when asked for with `RequestInit.bytes`. */
-  bytes?: Uint8Array;
+  /** What `RequestInit.decoder`'s `end()` returned for a 2xx body. */
+  decoded?: unknown;
   /** The URL requested (after same-origin redirects); never contains the API key. */
   url: string;
 }
@@ -41,11 +41,17 @@ export interface RequestInit {
   /** Cancels the request, including retries and waits, with `AbortError`. */
   signal?: AbortSignal | undefined;
   /**
-   * Give a 2xx body as bytes (`HttpResponse.bytes`) instead of text, for a decoder that reads bytes: the
-   * body is then held once, not as bytes and again as a string.
-   * @default false
+   * Makes a decoder for a 2xx body (given its `content-length`, if any): each piece of the body is
+   * pushed to it as it arrives, and never collected, so the body is not held whole; `end()`'s result
+   * is the response's `decoded`. One decoder per attempt.
    */
-  bytes?: boolean | undefined;
+  decoder?: ((length: number | undefined) => BodyDecoder) | undefined;
+}
+
+/** Takes a response body piece by piece (see `RequestInit.decoder`). */
+export interface BodyDecoder {
+  push(piece: Uint8Array): void;
+  end(): unknown;
 }
 
 /** An error thrown by `Transport.get` once retries are exhausted carries how many attempts were made. */
@@ -152,7 +158,7 @@ export class Transport {
       let failure: MdqError;
       let retryAfterMs: number | undefined;
       try {
-        const res = await this.#send(path, signal, init?.bytes === true);
+        const res = await this.#send(path, signal, init?.decoder);
         if (res.status >= 200 && res.status < 300) return res;
         const location = res.headers.location;
         if (res.status >= 300 && res.status < 400 && location !== undefined) {
@@ -196,12 +202,12 @@ export class Transport {
   }
 
   /** One attempt: waits for its turn in the rate limit and for a connection slot (if limited), then sends. */
-  #send(path: string, signal: AbortSignal | undefined, bytes: boolean): Promise<HttpResponse> {
+  #send(path: string, signal: AbortSignal | undefined, decoder: Decoders): Promise<HttpResponse> {
     const limiter = this.#rateLimit;
-    if (limiter === null) return this.#sendNow(path, signal, bytes);
+    if (limiter === null) return this.#sendNow(path, signal, decoder);
     return this.#waitTurn(limiter, signal).then(async (release) => {
       try {
-        return await this.#sendNow(path, signal, bytes);
+        return await this.#sendNow(path, signal, decoder);
       } finally {
         release();
       }
@@ -222,18 +228,18 @@ export class Transport {
     });
   }
 
-  #sendNow(path: string, signal: AbortSignal | undefined, bytes: boolean): Promise<HttpResponse> {
+  #sendNow(path: string, signal: AbortSignal | undefined, decoder: Decoders): Promise<HttpResponse> {
     const slots = this.#slots;
-    if (slots === undefined) return this.#dispatch(path, signal, undefined, bytes);
-    if (slots.tryAcquire()) return this.#dispatch(path, signal, slots, bytes);
-    return slots.acquire(signal).then(() => this.#dispatch(path, signal, slots, bytes));
+    if (slots === undefined) return this.#dispatch(path, signal, undefined, decoder);
+    if (slots.tryAcquire()) return this.#dispatch(path, signal, slots, decoder);
+    return slots.acquire(signal).then(() => this.#dispatch(path, signal, slots, decoder));
   }
 
   #dispatch(
     path: string,
     signal: AbortSignal | undefined,
     slots: ConnectionSlots | undefined,
-    bytes: boolean,
+    decoder: Decoders,
   ): Promise<HttpResponse> {
     return new Promise<HttpResponse>((resolve, reject) => {
       const keepAlive = this.#maxKeepalive === null || this.#inFlight < this.#maxKeepalive;
@@ -248,7 +254,7 @@ export class Transport {
           this.#inFlight--;
           slots?.release();
         },
-        bytes,
+        decoder,
       );
       // Past maxKeepalive concurrent requests, the extra connections are closed after their response, so
       // at most about maxKeepalive idle connections stay open.
@@ -342,9 +348,8 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #status = 0;
   #headers: Record<string, string> = {};
   #chunks: Buffer[] = [];
-  /** With `bytes`, a 2xx body of a declared length is copied here as it arrives (no list, no concat). */
-  #body: Buffer | undefined;
-  #filled = 0;
+  /** The decoder of a 2xx body, when the request has one: the body's pieces go to it, not to `#chunks`. */
+  #decoder: BodyDecoder | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #done = false;
   #expired: DeadlinePassed | undefined;
@@ -355,7 +360,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   readonly #finish: () => void;
   readonly #unsubscribe: (() => void) | undefined;
   readonly #deadline: NodeJS.Timeout;
-  readonly #bytes: boolean;
+  readonly #makeDecoder: Decoders;
 
   constructor(
     url: string,
@@ -364,9 +369,9 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     resolve: (res: HttpResponse) => void,
     reject: (error: unknown) => void,
     finish: () => void,
-    bytes = false,
+    makeDecoder: Decoders = undefined,
   ) {
-    this.#bytes = bytes;
+    this.#makeDecoder = makeDecoder;
     this.#url = url;
     this.#signal = signal;
     this.#resolve = resolve;
@@ -406,38 +411,28 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
       if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
     }
     this.#headers = out;
-    const length = Number(out['content-length']);
-    if (this.#bytes && statusCode >= 200 && statusCode < 300 && Number.isSafeInteger(length) && length > 0)
-      this.#body = Buffer.allocUnsafeSlow(length);
+    if (this.#makeDecoder && statusCode >= 200 && statusCode < 300) {
+      const length = Number(out['content-length']);
+      this.#decoder = this.#makeDecoder(Number.isSafeInteger(length) ? length : undefined);
+    }
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    const body = this.#body;
-    if (body !== undefined && this.#filled + chunk.length <= body.length) {
-      chunk.copy(body, this.#filled);
-      this.#filled += chunk.length;
-    } else this.#chunks.push(chunk);
+    if (this.#decoder) this.#decoder.push(chunk);
+    else this.#chunks.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.#end()) return;
     const status = this.#status;
     const headers = this.#headers;
-    if (this.#bytes && status >= 200 && status < 300) {
-      const bytes = this.#bodyBytes();
-      this.#resolve({ status, headers, body: '', bytes, url: this.#url });
+    if (this.#decoder) {
+      this.#resolve({ status, headers, body: '', decoded: this.#decoder.end(), url: this.#url });
       return;
     }
     const chunks = this.#chunks;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     this.#resolve({ status, headers, body, url: this.#url });
-  }
-
-  /** The whole body: the buffer filled as it came, plus whatever came beyond its declared length. */
-  #bodyBytes(): Uint8Array {
-    const filled = this.#body?.subarray(0, this.#filled);
-    const chunks = filled ? [filled, ...this.#chunks] : this.#chunks;
-    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
@@ -455,6 +450,8 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     return false;
   }
 }
+
+type Decoders = RequestInit['decoder'];
 
 /** Marks a request dropped because its response did not end within `totalTimeout`. */
 class DeadlinePassed extends Error {

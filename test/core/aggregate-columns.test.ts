@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { decodeAggregateColumns } from '../../src/core/aggregate-columns.js';
+import { AggregateDecoder, decodeAggregateColumns } from '../../src/core/aggregate-columns.js';
 import { BAR_COLUMN_FIELDS, type BarColumnField, type BarColumns } from '../../src/core/bar-columns.js';
 import { parseJson } from '../../src/core/json.js';
 
@@ -175,5 +175,43 @@ describe('decodeAggregateColumns', () => {
     ]) {
       assert.equal(decodeAggregateColumns(text), undefined, text);
     }
+  });
+
+  test('fed piece by piece, as a body arrives, it gives what it gives on the whole', () => {
+    const split = (text: string, cuts: number[]) => {
+      const bytes = Buffer.from(text);
+      const at = [...new Set(cuts.map((c) => Math.floor(c * bytes.length)))].sort((a, b) => a - b);
+      const decoder = new AggregateDecoder(bytes.length);
+      let from = 0;
+      for (const cut of [...at, bytes.length]) {
+        decoder.push(bytes.subarray(from, cut));
+        from = cut;
+      }
+      return decoder.end();
+    };
+    const cuts = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 40 });
+    fc.assert(
+      fc.property(page, cuts, (text, at) => {
+        assert.deepEqual(split(text, at), decodeAggregateColumns(text));
+      }),
+      { numRuns: 300 },
+    );
+    // Every cut of a page with every kind of member, one byte at a time too.
+    const text =
+      '{"ticker":"\\u00c4BC\\"é🙂","results":[{"v":1,"vw":2.5,"o":-3e-2,"c":4,"h":5,"l":6,"t":1696686600000,"n":7},{"v":8,"o":9,"t":1696686660000}],"status":"OK","next_url":"http://x/y?cursor=a%2Fb","extra":{"a":[1,{"b":null}]}}';
+    const whole = decodeAggregateColumns(text);
+    assert.ok(whole);
+    for (let cut = 0; cut <= Buffer.byteLength(text); cut++)
+      assert.deepEqual(split(text, [cut / Buffer.byteLength(text)]), whole);
+    assert.deepEqual(
+      split(
+        text,
+        Array.from({ length: 400 }, (_, k) => k / 400),
+      ),
+      whole,
+    );
+    // A body cut short, or one it gives up on, stays undefined.
+    assert.equal(split(text.slice(0, -1), [0.5]), undefined);
+    assert.equal(split('{"results":[{"t":1,"otc":true}]}', [0.3, 0.6]), undefined);
   });
 });
