@@ -145,3 +145,52 @@ export async function smallCalls(
     await pool.close();
   }
 }
+
+/**
+ * The sync client against the async one, on a server with its caches on (as `mdq serve`), where the
+ * client's own cost shows: a full range of `from`..`to` (the sync client's bars cross from its worker
+ * thread), and `calls` sequential previous closes (two thread hand-offs a call), in
+ * {@link SMALL_CALL_SLICES} slices per round.
+ */
+export async function syncVsAsync(
+  url: string,
+  from: string,
+  to: string,
+  calls: number,
+  rounds: number,
+): Promise<{
+  fullRange: Record<string, Sample[]>;
+  small: Record<string, Sample[]>;
+  bars: Record<string, number>;
+}> {
+  const asyncClient = StocksClient(KEY, { useAsync: true, baseUrl: url, readTimeout: 60 });
+  const syncClient = StocksClient(KEY, { baseUrl: url, readTimeout: 60 });
+  const bars: Record<string, number> = {};
+  const slice = Math.max(1, Math.round(calls / SMALL_CALL_SLICES));
+  try {
+    const fullRange = await interleave(rounds, {
+      async: async () => {
+        bars.async = (await asyncClient.getFullRangeAggregateBars(TICKER, from, to, { info: false })).length;
+      },
+      sync: async () => {
+        bars.sync = syncClient.getFullRangeAggregateBars(TICKER, from, to, { info: false }).length;
+      },
+    });
+    const small = await interleave(
+      rounds,
+      {
+        async: async () => {
+          for (let i = 0; i < slice; i++) await asyncClient.getPreviousClose(TICKER);
+        },
+        sync: async () => {
+          for (let i = 0; i < slice; i++) syncClient.getPreviousClose(TICKER);
+        },
+      },
+      { slices: Math.round(calls / slice) },
+    );
+    return { fullRange, small, bars };
+  } finally {
+    await asyncClient.close();
+    syncClient.close();
+  }
+}

@@ -5,8 +5,9 @@
  * target. Results go to standard output (markdown) and `bench/results.json`.
  *
  * Environment: BENCH_ROUNDS (default 5), BENCH_CALLS (default 2000), BENCH_LOAD_SECONDS (default 30),
- * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 4a, 4b, 4c, 5, 6, 7a (with
- * 7b), 7c, 8, load; default all), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
+ * BENCH_ONLY (a comma-separated list of benchmarks to run, of 1, 2 (with 3), 3b, 4a, 4b, 4c, 5, 5c, 6, 7a
+ * (with 7b), 7c, 8, load; default all), BENCH_SYNC_CALLS (the previous closes of benchmark 3b, default
+ * 300), BENCH_STREAM_EVENTS (events of benchmarks 7a and 7b, default 300 000),
  * BENCH_STREAM_SECONDS (length of the long replay of 7c, default 600), BENCH_HEAVY_REQUESTS (distinct heavy requests of benchmark 6, default 1000), BENCH_LINKS (the modelled links benchmark 1 also runs over, as `<round trip ms>:<Mbit/s per
  * connection>` separated by commas; default 20:100,20:50; empty for none).
  */
@@ -19,7 +20,7 @@ import { Store } from '../src/server/store/store.js';
 import { loadTest } from './autocannon.js';
 import { rssUnderDistinctRequests } from './cache-memory.js';
 import { cachedVsUpstream, storeBytesPerMillionBars } from './caching-benchmarks.js';
-import { fullRange, smallCalls } from './client-benchmarks.js';
+import { fullRange, smallCalls, syncVsAsync } from './client-benchmarks.js';
 import { type Child, interleave, median, runJson, type Sample, spawnReady, summarize } from './measure.js';
 import { aggregateVsDuckDb, ingestVsCsv, SPY_DAY } from './server-benchmarks.js';
 import { longReplay, mdqClient, rawClient } from './stream-benchmarks.js';
@@ -27,6 +28,7 @@ import { longReplay, mdqClient, rawClient } from './stream-benchmarks.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const calls = Number(process.env.BENCH_CALLS ?? 2000);
+const syncCalls = Number(process.env.BENCH_SYNC_CALLS ?? 300);
 const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const heavyRequests = Number(process.env.BENCH_HEAVY_REQUESTS ?? 1000);
 const streamEvents = Number(process.env.BENCH_STREAM_EVENTS ?? 300_000);
@@ -306,6 +308,37 @@ async function main(): Promise<void> {
         });
       }
 
+      if (wanted('3b')) {
+        log(
+          `3b. sync vs async on a server with its caches on: a year of minute bars; ${syncCalls} previous closes`,
+        );
+        // The same store with the server's caches on, as `mdq serve` has them: what is left is the client.
+        const cached = await spawnReady<{ url: string }>(join(root, 'bench', 'server-process.ts'), [
+          'synthetic',
+          syntheticDb,
+          ...FOUR_YEARS,
+          'cache',
+        ]);
+        await withChild(cached, async (cachedUrl) => {
+          const result = await syncVsAsync(cachedUrl, YEAR[0], YEAR[1], syncCalls, rounds);
+          extra.syncFullRangeBars = result.bars;
+          compare(
+            `3b. year of minute bars (${result.bars.sync} bars), full range, server caches on`,
+            result.fullRange,
+            'sync',
+            'async',
+            { max: 1.2, text: 'sync ≤ 1.2× async' },
+          );
+          compare(
+            `3b. ${syncCalls} sequential previous closes, server caches on`,
+            result.small,
+            'sync',
+            'async',
+            { max: 1.5, text: 'sync ≤ 1.5× async' },
+          );
+        });
+      }
+
       if (wanted('5')) {
         log('5. peak RSS of the async client merging about a million bars');
         extra.mergeMemory = await runJson([
@@ -327,34 +360,44 @@ async function main(): Promise<void> {
       if (wanted('5c')) {
         log('5c. a million bars as columns (columnar: true) beside bar objects: peak RSS, bytes a bar held');
         type Memory = { bars: number; peakRssMiB: number; rssBeforeMiB: number; bytesPerBar: number };
-        const memory: Record<string, Memory> = {};
-        for (const form of ['objects', 'columnar'] as const) {
-          memory[form] = await runJson<Memory>([
-            '--expose-gc',
-            '--import',
-            'tsx',
-            join(root, 'bench', 'merge-memory.ts'),
-            url,
-            FOUR_YEARS[0],
-            FOUR_YEARS[1],
-            form,
-          ]);
+        // The source through the TypeScript loader (as the other benchmarks run), and the built package
+        // as an application loads it (without the loader's thread), when dist/ is there.
+        const builds = [
+          { name: 'source', args: ['--import', 'tsx', join(root, 'bench', 'merge-memory.ts')] },
+          ...(existsSync(join(root, 'dist', 'index.js'))
+            ? [{ name: 'built package', args: [join(root, 'bench', 'merge-memory-built.mjs')] }]
+            : []),
+        ];
+        const memory: Record<string, Record<string, Memory>> = {};
+        for (const build of builds) {
+          const forms: Record<string, Memory> = {};
+          for (const form of ['objects', 'columnar'] as const) {
+            forms[form] = await runJson<Memory>([
+              '--expose-gc',
+              ...build.args,
+              url,
+              FOUR_YEARS[0],
+              FOUR_YEARS[1],
+              form,
+            ]);
+          }
+          memory[build.name] = forms;
+          const columns = forms.columnar as Memory;
+          const objects = forms.objects as Memory;
+          rows.push({
+            benchmark: `5c. peak RSS, full range of ${columns.bars} bars, columnar vs objects (${build.name})`,
+            contender: 'columnar',
+            baseline: 'objects',
+            value: columns.peakRssMiB,
+            baselineValue: objects.peakRssMiB,
+            unit: 'MiB',
+            ratio: columns.peakRssMiB / objects.peakRssMiB,
+            target: '≤ 200 MiB peak, ≤ 64 B a bar held',
+            met: columns.peakRssMiB <= 200 && columns.bytesPerBar <= 64,
+            note: `bytes a bar held: ${columns.bytesPerBar.toFixed(1)} vs ${objects.bytesPerBar.toFixed(1)}; RSS before the call ${columns.rssBeforeMiB.toFixed(0)} vs ${objects.rssBeforeMiB.toFixed(0)} MiB`,
+          });
         }
         extra.columnarMemory = memory;
-        const columns = memory.columnar as Memory;
-        const objects = memory.objects as Memory;
-        rows.push({
-          benchmark: `5c. peak RSS, full range of ${columns.bars} bars, columnar vs objects`,
-          contender: 'columnar',
-          baseline: 'objects',
-          value: columns.peakRssMiB,
-          baselineValue: objects.peakRssMiB,
-          unit: 'MiB',
-          ratio: columns.peakRssMiB / objects.peakRssMiB,
-          target: '≤ 200 MiB peak, ≤ 64 B a bar held',
-          met: columns.peakRssMiB <= 200 && columns.bytesPerBar <= 64,
-          note: `bytes a bar held: ${columns.bytesPerBar.toFixed(1)} vs ${objects.bytesPerBar.toFixed(1)}; RSS before the call ${columns.rssBeforeMiB.toFixed(0)} vs ${objects.rssBeforeMiB.toFixed(0)} MiB`,
-        });
       }
 
       if (wanted('4b')) {

@@ -1,4 +1,14 @@
-import type { BaseClient, Call, PagedCall, Result, resultTypes, SyncLogSink } from '../core/client.js';
+import { barObjects } from '../core/bar-objects.js';
+import {
+  type BaseClient,
+  type Call,
+  type PagedCall,
+  type Result,
+  type resultTypes,
+  SYNC_BARS,
+  type SyncBars,
+  type SyncLogSink,
+} from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
@@ -108,14 +118,21 @@ export function createSyncClient<C extends BaseClient>(
     if (logger) logger(line, level);
     else if (explicit) process.stderr.write(`${line}\n`);
   };
-  const invoke = (method: string, args: unknown[]) =>
-    bridge.call('invokeForSync', [method, args, sink]) as { result: unknown; paged: boolean };
+  // The sink crosses to the worker with the first call that reaches it and stays there.
+  let sinkSent = false;
+  const invoke = (method: string, args: unknown[]) => {
+    if (sinkSent) return bridge.call('invokeForSync', [method, args]) as { result: unknown; paged: boolean };
+    const answer = bridge.call('invokeForSync', [method, args, sink], { keepCallbacks: true });
+    sinkSent = true;
+    return answer as { result: unknown; paged: boolean };
+  };
   const { apiKey: _key, ...visible } = resolved;
   const client: Record<string, unknown> = { options: visible };
   for (const method of methods) {
     client[method] = (...args: unknown[]) => {
       for (const arg of args) rejectUncloneable(method, arg);
       const { result, paged } = invoke(method, args);
+      if (isSyncBars(result)) return barObjects(result[SYNC_BARS].columns, result[SYNC_BARS].keys);
       if (paged) makeWalkable(result, args.at(-1), (url) => invoke('getPageByUrl', [url]).result, sink);
       return result;
     };
@@ -167,6 +184,10 @@ function makeWalkable(
     }
   }
   Object.defineProperty(result, Symbol.iterator, { value: walk, enumerable: false, configurable: true });
+}
+
+function isSyncBars(value: unknown): value is SyncBars {
+  return typeof value === 'object' && value !== null && SYNC_BARS in value;
 }
 
 function rejectUncloneable(method: string, arg: unknown): void {

@@ -149,17 +149,32 @@ export function concatColumns(parts: BarColumns[]): BarColumns {
   return out;
 }
 
+/** The bars at `indexes` of `columns`, in that order, as new columns. */
+export function selectColumns(columns: BarColumns, indexes: readonly number[]): BarColumns {
+  const out = emptyColumns(indexes.length);
+  for (const field of BAR_COLUMN_FIELDS) {
+    const from = columns[field];
+    const to = out[field];
+    for (let i = 0; i < indexes.length; i++) to[i] = from[indexes[i] as number] as number;
+  }
+  return out;
+}
+
+/** Bar `i` of `columns` as an object; a field that is `NaN` is left out. */
+export function barAt(columns: BarColumns, i: number): FullRangeBar {
+  const bar = {} as FullRangeBar;
+  for (const field of BAR_COLUMN_FIELDS) {
+    const value = columns[field][i] as number;
+    if (!Number.isNaN(value)) bar[field] = value;
+  }
+  return bar;
+}
+
 /** `columns` ordered by `t` (a stable sort), as new columns. */
 export function sortColumnsByT(columns: BarColumns): BarColumns {
   const { t, length } = columns;
   const order = Array.from({ length }, (_, i) => i).sort((a, b) => (t[a] as number) - (t[b] as number));
-  const out = emptyColumns(length);
-  for (const field of BAR_COLUMN_FIELDS) {
-    const from = columns[field];
-    const to = out[field];
-    for (let i = 0; i < length; i++) to[i] = from[order[i] as number] as number;
-  }
-  return out;
+  return selectColumns(columns, order);
 }
 
 /** Reverses every column in place. */
@@ -170,14 +185,7 @@ export function reverseColumns(columns: BarColumns): BarColumns {
 
 /** The bars of `columns` as objects, one at a time; a field that is `NaN` is left out. */
 export function* barsOfColumns(columns: BarColumns): Generator<Record<BarColumnField, number>> {
-  for (let i = 0; i < columns.length; i++) {
-    const bar = {} as Record<BarColumnField, number>;
-    for (const field of BAR_COLUMN_FIELDS) {
-      const value = columns[field][i] as number;
-      if (!Number.isNaN(value)) bar[field] = value;
-    }
-    yield bar;
-  }
+  for (let i = 0; i < columns.length; i++) yield barAt(columns, i) as Record<BarColumnField, number>;
 }
 
 /** Whether `value` has the shape of {@link BarColumns}. */

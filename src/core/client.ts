@@ -1,4 +1,10 @@
-import type { BarColumns } from './bar-columns.js';
+import {
+  AggregateDecoder,
+  type AggregatePage,
+  aggregatePageOf,
+  type DecodedAggregates,
+} from './aggregate-columns.js';
+import { type BarColumnField, type BarColumns, concatColumns, toColumns } from './bar-columns.js';
 import {
   type FullRangeOptions,
   fullRangeOptionGroup,
@@ -83,6 +89,24 @@ export type SyncLogSink = (line: string, explicit: boolean, level: LogLevel) => 
 /** A decoded response, or a response object from `rawResponse`: what the pagination helpers take. */
 export type AnyPage = object | Response | SyncRawResponse;
 
+/** Key of {@link SyncBars} in a result. @internal */
+export const SYNC_BARS = '__mdqSyncBars';
+
+/**
+ * Full-range bars as the synchronous client's worker answers them: columns, moved to the calling
+ * thread without a copy, and the keys the bars had on the wire, in order, with which the calling thread
+ * rebuilds the same objects (`barObjects`). @internal
+ */
+export interface SyncBars {
+  [SYNC_BARS]: { columns: BarColumns; keys: readonly BarColumnField[] };
+}
+
+/** The keys the bars of a full range had, page after page, and whether columns hold them exactly. */
+interface PageShape {
+  keys: readonly BarColumnField[] | undefined;
+  exact: boolean;
+}
+
 interface Fetched {
   data: unknown;
   http: HttpResponse;
@@ -101,6 +125,10 @@ export abstract class BaseClient {
   readonly #transport: Transport;
   /** Where log lines go while the synchronous client's worker runs a call (see `invokeForSync`). */
   #capture: SyncLogSink | undefined;
+  /** The synchronous client's log sink, given with its first call and kept for the others. */
+  #syncSink: SyncLogSink | undefined;
+  /** Set while the synchronous client's worker runs a call: full ranges are answered as {@link SyncBars}. */
+  #syncBars = false;
   #closed = false;
   /** Time zone of the market's day boundaries (full-range chunking). */
   protected abstract readonly timeZone: string;
@@ -222,6 +250,23 @@ export abstract class BaseClient {
     positional: readonly unknown[],
     opts: Record<string, unknown>,
   ): Promise<unknown> {
+    if (opts.columnar === true || !this.#syncBars) return this.#range(op, positional, opts);
+    // In the synchronous client's worker, bar objects would be copied one by one to the calling thread:
+    // the bars go as columns instead (moved, not copied) with their keys, and the calling thread makes
+    // the objects. When the columns cannot hold them exactly (other fields or key orders), the range is
+    // fetched again as objects, quietly (its progress and messages were reported the first time).
+    const shape: PageShape = { keys: undefined, exact: true };
+    const columns = (await this.#range(op, positional, { ...opts, columnar: true }, shape)) as BarColumns;
+    if (shape.exact) return { [SYNC_BARS]: { columns, keys: shape.keys ?? [] } } satisfies SyncBars;
+    return this.#range(op, positional, { ...opts, onProgress: undefined, info: false, warnings: false });
+  }
+
+  async #range(
+    op: OperationSpec,
+    positional: readonly unknown[],
+    opts: Record<string, unknown>,
+    shape?: PageShape,
+  ): Promise<unknown> {
     const [symbol, from, to] = positional;
     const signal = opts.signal as AbortSignal | undefined;
     const params: Record<string, unknown> = {};
@@ -232,7 +277,8 @@ export abstract class BaseClient {
     const sort = (params.sort as 'asc' | 'desc' | undefined) ?? 'asc';
     const info = opts.info !== false;
     const warnings = opts.warnings !== false;
-    const fetch = opts.columnar === true ? fetchFullRangeColumns : fetchFullRange;
+    const columnar = opts.columnar === true;
+    const fetch = columnar ? fetchFullRangeColumns : fetchFullRange;
     return fetch(
       {
         from: from as never,
@@ -258,6 +304,7 @@ export abstract class BaseClient {
         // the cap loses nothing.
         const chunkOptions = { ...params, sort: 'asc', limit: 50000 };
         let { target } = buildRequest(op, [symbol, fromMs, toMs], chunkOptions, EMPTY_KEYS);
+        if (columnar) return this.#chunkColumns(target, chunkSignal, warnings, shape);
         let bars: FullRangeBar[] = [];
         let status: string | undefined;
         let response: unknown;
@@ -279,6 +326,58 @@ export abstract class BaseClient {
         return { bars, ...(status !== undefined ? { status } : {}), response };
       },
     );
+  }
+
+  /**
+   * The bars of a full-range chunk as columns, each page decoded straight into columns (its text let go
+   * once decoded), following `next_url`.
+   */
+  async #chunkColumns(
+    target: string,
+    signal: AbortSignal,
+    warnings: boolean,
+    shape: PageShape | undefined,
+  ): Promise<{ columns: BarColumns; status?: string; response: unknown }> {
+    let columns: BarColumns | undefined;
+    let response: Record<string, unknown> = {};
+    const trail = new LinkTrail();
+    let pages = 0;
+    for (let link: string | undefined = target; link; link = pageLink(response, 'next')) {
+      if (trail.repeats(link)) {
+        if (warnings) this.#emit(repeatedLinkWarning(link, pages), true, 'warn');
+        break;
+      }
+      const page = await this.#fetchColumns(link, signal);
+      pages++;
+      response = page.response;
+      if (shape && page.columns.length > 0) {
+        if (page.keys === undefined) shape.exact = false;
+        else if (shape.keys === undefined) shape.keys = page.keys;
+        else if (shape.keys.join() !== page.keys.join()) shape.exact = false;
+      }
+      columns = columns ? concatColumns([columns, page.columns]) : page.columns;
+    }
+    const status = response.status;
+    return {
+      columns: columns ?? toColumns([]),
+      ...(typeof status === 'string' ? { status } : {}),
+      response,
+    };
+  }
+
+  /**
+   * A page of aggregate bars as columns, decoded as its body arrives (`AggregateDecoder`), so neither
+   * the body nor its bars are ever held whole as text or objects. A page the decoder gives up on (another
+   * shape, or not JSON) is fetched again and decoded by `parseJson`, with its retries.
+   */
+  async #fetchColumns(target: string, signal: AbortSignal): Promise<AggregatePage> {
+    if (this.#closed) throw new MdqError('This client is closed');
+    const http = await this.#transport.get(target, {
+      signal,
+      decoder: (length) => new AggregateDecoder(length),
+    });
+    const decoded = http.decoded as DecodedAggregates | undefined;
+    return decoded ?? aggregatePageOf((await this.#fetch(target, signal)).data);
   }
 
   /** GETs a target, decodes the JSON; a body that does not decode is fetched again, within `maxRetries`. */
@@ -376,25 +475,30 @@ export abstract class BaseClient {
 
   /**
    * Runs one method for the synchronous client's worker: log lines go to `sink` (the caller's thread
-   * runs it while it waits, so a failing call keeps its lines), and responses become plain objects.
+   * runs it while it waits, so a failing call keeps its lines; given once, it is kept for the calls
+   * after, which saves passing a function across threads on every call), and responses become plain
+   * objects.
    * `paged` tells whether the operation pages by `next_url` (its result can be walked).
    * @internal
    */
   async invokeForSync(
     method: string,
     args: unknown[],
-    sink: SyncLogSink,
+    sink?: SyncLogSink,
   ): Promise<{ result: unknown; paged: boolean }> {
+    if (sink) this.#syncSink = sink;
     const fn = (this as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function' || method.startsWith('#') || method === 'invokeForSync') {
       throw new InvalidParameterError('method', method, 'not an operation of this client');
     }
-    this.#capture = sink;
+    this.#capture = this.#syncSink;
+    this.#syncBars = true;
     try {
       const call = (fn as (...a: unknown[]) => unknown).apply(this, args);
       return { result: await toSyncValue(await call), paged: call instanceof PagePromise };
     } finally {
       this.#capture = undefined;
+      this.#syncBars = false;
     }
   }
 

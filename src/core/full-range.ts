@@ -14,9 +14,11 @@ import {
 import { isTimeZone } from '../dates/time-zone.js';
 import {
   type BarColumns,
+  barAt,
   ColumnsBuilder,
   concatColumns,
   reverseColumns,
+  selectColumns,
   sortColumnsByT,
   toColumns,
 } from './bar-columns.js';
@@ -80,12 +82,14 @@ export interface FullRangeRequest {
  * Fetches every bar of [fromMs, toMs] (inclusive ms bounds, as the API's path takes them), following
  * next_url itself. `signal` aborts once the chunk is no longer wanted (another chunk failed, or the
  * caller's signal aborted): pass it on to the requests so that they are cancelled, not waited for.
+ * The bars come as objects (`bars`) or, for a columnar fetch, as columns decoded straight from the
+ * response (`columns`).
  */
 export type FetchChunk = (
   fromMs: number,
   toMs: number,
   signal: AbortSignal,
-) => Promise<{ bars: FullRangeBar[]; status?: string; response?: unknown }>;
+) => Promise<{ bars?: FullRangeBar[]; columns?: BarColumns; status?: string; response?: unknown }>;
 
 /** Which chunk a full-range fetch failed on; attached to the rethrown error as `fullRangeChunk`. */
 export interface FailedChunk {
@@ -193,6 +197,40 @@ async function fetchMerged(
       )
     : undefined;
 
+  /** Files a chunk's own bars (see {@link ChunkBars}) and joins the columns ready to be appended. */
+  const file = (index: number, own: readonly FullRangeBar[] | BarColumns, strays: FullRangeBar[]) => {
+    received[index] = { own: columnar && Array.isArray(own) ? toColumns(own) : own, strays };
+    if (builder) {
+      for (let next = received[appended]; next; next = received[appended]) {
+        builder.append(next.own as BarColumns);
+        received[appended++] = { own: NO_COLUMNS, strays: next.strays };
+      }
+    }
+    // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
+    barsOwned += own.length;
+  };
+
+  const keepColumns = (bars: BarColumns, index: number, lo: number, hi: number) => {
+    const { t, length } = bars;
+    const own: number[] = [];
+    const strays: FullRangeBar[] = [];
+    let malformed = 0;
+    let increasing = true;
+    let last = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < length; i++) {
+      const ti = t[i] as number;
+      if (!Number.isFinite(ti)) malformed++;
+      else if (ti >= lo && ti < hi) {
+        if (ti <= last) increasing = false;
+        last = ti;
+        own.push(i);
+      } else if (ti >= rangeStart && ti < rangeEnd) strays.push(barAt(bars, i));
+    }
+    if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
+    if (increasing && own.length === length) file(index, bars, strays);
+    else file(index, selectColumns(bars, increasing ? own : firstIndexOfEachT(t, own)), strays);
+  };
+
   const keep = (bars: readonly FullRangeBar[], index: number, lo: number, hi: number) => {
     let own: FullRangeBar[] = [];
     const strays: FullRangeBar[] = [];
@@ -210,15 +248,7 @@ async function fetchMerged(
     }
     if (malformed > 0) warn(`${malformed} bars without a numeric t ignored in ${describe(lo, hi)}`);
     if (!increasing) own = firstOfEachT(own);
-    received[index] = { own: columnar ? toColumns(own) : own, strays };
-    if (builder) {
-      for (let next = received[appended]; next; next = received[appended]) {
-        builder.append(next.own as BarColumns);
-        received[appended++] = { own: NO_COLUMNS, strays: next.strays };
-      }
-    }
-    // Bars at distinct t of the chunk's own range: no other chunk's count holds them.
-    barsOwned += own.length;
+    file(index, own, strays);
   };
 
   const schedule = async () => {
@@ -235,12 +265,13 @@ async function fetchMerged(
           try {
             const result = await fetchChunk(lo, hi - 1, chunkSignal);
             if (settled) return;
-            const bars = result.bars ?? [];
+            const bars = result.columns ?? result.bars ?? [];
             if (bars.length === 0) {
               if (QUIET_STATUSES.has(result.status)) info(`No data for ${describe(lo, hi)}`);
               else warn(`No data for ${describe(lo, hi)} (status ${result.status})`);
             }
-            keep(bars, index, lo, hi);
+            if (Array.isArray(bars)) keep(bars, index, lo, hi);
+            else keepColumns(bars as BarColumns, index, lo, hi);
             chunksDone++;
             // The last report, with the merged count, follows the merge.
             if (chunksDone < chunks.length) {
@@ -348,6 +379,14 @@ function firstOfEachT(bars: readonly FullRangeBar[]): FullRangeBar[] {
   const out: FullRangeBar[] = [];
   for (const bar of [...bars].sort((a, b) => a.t - b.t))
     if (out.length === 0 || bar.t > (out[out.length - 1] as FullRangeBar).t) out.push(bar);
+  return out;
+}
+
+/** The indexes of `at`, ordered by their `t` (a stable sort), keeping the first of each `t`. */
+function firstIndexOfEachT(t: Float64Array, at: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const i of [...at].sort((a, b) => (t[a] as number) - (t[b] as number)))
+    if (out.length === 0 || (t[i] as number) > (t[out[out.length - 1] as number] as number)) out.push(i);
   return out;
 }
 

@@ -28,8 +28,10 @@ export interface HttpResponse {
   status: number;
   /** Response headers, names in lower case; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** The body, decoded as UTF-8. */
+  /** The body, decoded as UTF-8; empty when a 2xx body went to `RequestInit.decoder`. */
   body: string;
+  /** What `RequestInit.decoder`'s `end()` returned for a 2xx body. */
+  decoded?: unknown;
   /** The URL requested (after same-origin redirects); never contains the API key. */
   url: string;
 }
@@ -38,6 +40,18 @@ export interface HttpResponse {
 export interface RequestInit {
   /** Cancels the request, including retries and waits, with `AbortError`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Makes a decoder for a 2xx body (given its `content-length`, if any): each piece of the body is
+   * pushed to it as it arrives, and never collected, so the body is not held whole; `end()`'s result
+   * is the response's `decoded`. One decoder per attempt.
+   */
+  decoder?: ((length: number | undefined) => BodyDecoder) | undefined;
+}
+
+/** Takes a response body piece by piece (see `RequestInit.decoder`). */
+export interface BodyDecoder {
+  push(piece: Uint8Array): void;
+  end(): unknown;
 }
 
 /** An error thrown by `Transport.get` once retries are exhausted carries how many attempts were made. */
@@ -144,7 +158,7 @@ export class Transport {
       let failure: MdqError;
       let retryAfterMs: number | undefined;
       try {
-        const res = await this.#send(path, signal);
+        const res = await this.#send(path, signal, init?.decoder);
         if (res.status >= 200 && res.status < 300) return res;
         const location = res.headers.location;
         if (res.status >= 300 && res.status < 400 && location !== undefined) {
@@ -188,12 +202,12 @@ export class Transport {
   }
 
   /** One attempt: waits for its turn in the rate limit and for a connection slot (if limited), then sends. */
-  #send(path: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  #send(path: string, signal: AbortSignal | undefined, decoder: Decoders): Promise<HttpResponse> {
     const limiter = this.#rateLimit;
-    if (limiter === null) return this.#sendNow(path, signal);
+    if (limiter === null) return this.#sendNow(path, signal, decoder);
     return this.#waitTurn(limiter, signal).then(async (release) => {
       try {
-        return await this.#sendNow(path, signal);
+        return await this.#sendNow(path, signal, decoder);
       } finally {
         release();
       }
@@ -214,17 +228,18 @@ export class Transport {
     });
   }
 
-  #sendNow(path: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  #sendNow(path: string, signal: AbortSignal | undefined, decoder: Decoders): Promise<HttpResponse> {
     const slots = this.#slots;
-    if (slots === undefined) return this.#dispatch(path, signal, undefined);
-    if (slots.tryAcquire()) return this.#dispatch(path, signal, slots);
-    return slots.acquire(signal).then(() => this.#dispatch(path, signal, slots));
+    if (slots === undefined) return this.#dispatch(path, signal, undefined, decoder);
+    if (slots.tryAcquire()) return this.#dispatch(path, signal, slots, decoder);
+    return slots.acquire(signal).then(() => this.#dispatch(path, signal, slots, decoder));
   }
 
   #dispatch(
     path: string,
     signal: AbortSignal | undefined,
     slots: ConnectionSlots | undefined,
+    decoder: Decoders,
   ): Promise<HttpResponse> {
     return new Promise<HttpResponse>((resolve, reject) => {
       const keepAlive = this.#maxKeepalive === null || this.#inFlight < this.#maxKeepalive;
@@ -239,6 +254,7 @@ export class Transport {
           this.#inFlight--;
           slots?.release();
         },
+        decoder,
       );
       // Past maxKeepalive concurrent requests, the extra connections are closed after their response, so
       // at most about maxKeepalive idle connections stay open.
@@ -332,6 +348,8 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #status = 0;
   #headers: Record<string, string> = {};
   #chunks: Buffer[] = [];
+  /** The decoder of a 2xx body, when the request has one: the body's pieces go to it, not to `#chunks`. */
+  #decoder: BodyDecoder | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #done = false;
   #expired: DeadlinePassed | undefined;
@@ -342,6 +360,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   readonly #finish: () => void;
   readonly #unsubscribe: (() => void) | undefined;
   readonly #deadline: NodeJS.Timeout;
+  readonly #makeDecoder: Decoders;
 
   constructor(
     url: string,
@@ -350,7 +369,9 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     resolve: (res: HttpResponse) => void,
     reject: (error: unknown) => void,
     finish: () => void,
+    makeDecoder: Decoders = undefined,
   ) {
+    this.#makeDecoder = makeDecoder;
     this.#url = url;
     this.#signal = signal;
     this.#resolve = resolve;
@@ -390,17 +411,28 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
       if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
     }
     this.#headers = out;
+    if (this.#makeDecoder && statusCode >= 200 && statusCode < 300) {
+      const length = Number(out['content-length']);
+      this.#decoder = this.#makeDecoder(Number.isSafeInteger(length) ? length : undefined);
+    }
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.#chunks.push(chunk);
+    if (this.#decoder) this.#decoder.push(chunk);
+    else this.#chunks.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.#end()) return;
+    const status = this.#status;
+    const headers = this.#headers;
+    if (this.#decoder) {
+      this.#resolve({ status, headers, body: '', decoded: this.#decoder.end(), url: this.#url });
+      return;
+    }
     const chunks = this.#chunks;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    this.#resolve({ status: this.#status, headers: this.#headers, body, url: this.#url });
+    this.#resolve({ status, headers, body, url: this.#url });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
@@ -418,6 +450,8 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     return false;
   }
 }
+
+type Decoders = RequestInit['decoder'];
 
 /** Marks a request dropped because its response did not end within `totalTimeout`. */
 class DeadlinePassed extends Error {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { BAR_COLUMN_FIELDS, type BarColumns, InvalidParameterError, StocksClient } from '../../src/index.js';
 import { startServerThread } from '../../src/server/index.js';
 import { fixtureServer, fixtureStorePath } from '../server/app-fixture.js';
+import { startFaultServer } from '../support/fault-server.js';
 import { hasShared, leanDir } from '../support/shared.js';
 
 type Bar = { t: number };
@@ -122,5 +123,37 @@ describe('columnar full range over the stored data', () => {
         }),
       (error: unknown) => error instanceof InvalidParameterError && /columnar/.test(error.message),
     );
+  });
+
+  test('a page cut mid-body, of another shape, or not JSON is fetched again; the columns are exact', async (t) => {
+    const start = Date.parse('2024-01-03T15:00:00Z');
+    const bars = Array.from({ length: 500 }, (_, k) => ({
+      v: 100 + k,
+      vw: 10.125 + k / 1000,
+      o: -1.5e-3 * k,
+      c: 10 + k,
+      h: 11 + k,
+      l: 9 + k,
+      t: start + k * 60_000,
+      n: k,
+    }));
+    const body = { ticker: 'AAPL', queryCount: bars.length, results: bars, status: 'OK', request_id: 'r' };
+    const withOtc = { ...body, results: bars.map((bar) => ({ ...bar, otc: true })) };
+    const server = await startFaultServer([
+      { kind: 'drop-mid-body', body },
+      { body: withOtc }, // the decoder gives up: fetched again for parseJson
+      { body: '{"results": [' }, // not JSON: fetched again, within maxRetries
+      { body: withOtc },
+    ]);
+    t.after(() => server.close());
+    const client = StocksClient('any-key', { useAsync: true, baseUrl: server.url, logger: () => {} });
+    t.after(() => client.close());
+    const columns = await client.getFullRangeAggregateBars('AAPL', '2024-01-03', '2024-01-03', {
+      info: false,
+      columnar: true,
+    });
+    // The bars as the wire has them (-0 is written 0).
+    assertSameBars(columns, JSON.parse(JSON.stringify(bars)));
+    assert.equal(server.requests.length, 4);
   });
 });

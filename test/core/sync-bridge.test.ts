@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { SYNC_BARS } from '../../src/core/client.js';
 import {
   APIError,
   AuthenticationError,
@@ -10,6 +11,7 @@ import {
   ReadTimeout,
 } from '../../src/core/errors.js';
 import { SyncBridge, type SyncRawResponse } from '../../src/core/sync/bridge.js';
+import { transferListOf } from '../../src/core/sync/protocol.js';
 import type { HttpResponse } from '../../src/core/transport.js';
 import { startFaultServerThread } from '../support/fault-server.js';
 
@@ -246,5 +248,17 @@ describe('SyncBridge with a Transport in the worker', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('transferListOf', () => {
+  test("moves the buffers of a sync full range's columns, as the worker answers them", () => {
+    const columns = { length: 2, t: new Float64Array(2), o: new Float64Array(new ArrayBuffer(16)) };
+    const answer = { result: { [SYNC_BARS]: { columns, keys: ['t', 'o'] } }, paged: false };
+    assert.deepEqual(new Set(transferListOf(answer)), new Set([columns.t.buffer, columns.o.buffer]));
+  });
+
+  test('leaves byte arrays alone (a Buffer may share its pool)', () => {
+    assert.deepEqual(transferListOf({ result: { bytes: new Uint8Array(4) } }), []);
   });
 });

@@ -47,6 +47,44 @@ export interface MinuteBarsConfig {
   emptyStatus?: string;
   /** Time zone of `YYYY-MM-DD` bounds. @default 'UTC' */
   timeZone?: string;
+  /**
+   * How bars are written, beyond {@link minuteBarAt}: `sparse` leaves `vw` out of every third bar and `n`
+   * out of every fifth (the first bar of a page keeps both); `numbers` writes negative prices, exponents
+   * and long mantissas; `otc` adds `otc: true` to every bar; `pageOrder` writes the keys of the pages
+   * after the first in another order.
+   */
+  barShape?: 'sparse' | 'numbers' | 'otc' | 'pageOrder';
+}
+
+/** A page's bars as the `barShape` setting writes them (see {@link MinuteBarsConfig}). */
+function shapeBars(bars: Record<string, unknown>[], shape: MinuteBarsConfig['barShape'], later: boolean) {
+  return bars.map((bar, i) => {
+    const k = (bar.t as number) / 60_000;
+    switch (shape) {
+      case 'sparse': {
+        const { vw, n, ...rest } = bar;
+        return {
+          ...rest,
+          ...(i === 0 || k % 3 !== 0 ? { vw } : {}),
+          ...(i === 0 || k % 5 !== 0 ? { n } : {}),
+        };
+      }
+      case 'numbers':
+        return {
+          ...bar,
+          o: -(bar.o as number) / 7,
+          h: (bar.h as number) * 1e-9,
+          l: (bar.l as number) * 1e25,
+          vw: (bar.vw as number) / 3,
+        };
+      case 'otc':
+        return { ...bar, otc: true };
+      case 'pageOrder':
+        return later ? Object.fromEntries(Object.entries(bar).reverse()) : bar;
+      default:
+        return bar;
+    }
+  });
 }
 
 const MINUTE_PATH = /^\/v2\/aggs\/ticker\/([^/]+)\/range\/1\/minute\/([^/]+)\/([^/]+)$/;
@@ -124,7 +162,7 @@ function minuteBars(req: SeenRequest, origin: string, config: MinuteBarsConfig):
     request_id: `bars-${req.path.length}-${page.length}`,
     count: page.length,
   };
-  if (page.length) body.results = page;
+  if (page.length) body.results = config.barShape ? shapeBars(page, config.barShape, cursor !== null) : page;
   if (rest !== undefined) {
     const next = Buffer.from(`limit=${limit}&sort=${sort}`).toString('base64url');
     const path =

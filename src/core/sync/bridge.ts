@@ -38,7 +38,7 @@ export class SyncBridge {
   readonly #port: MessagePort;
   readonly #signal: Int32Array;
   readonly #callbacks = new Map<number, Function>();
-  readonly #persistent: ReadonlySet<number>;
+  readonly #persistent: Set<number>;
   #nextId = 1;
   #nextCallback = 1;
   #closed = false;
@@ -64,16 +64,22 @@ export class SyncBridge {
   }
 
   /**
-   * Calls `method` on the worker's instance and blocks until it settles.
+   * Calls `method` on the worker's instance and blocks until it settles. With `keepCallbacks`, the
+   * functions among `args` stay callable after the call, as those of the constructor do (a sink the
+   * instance keeps for later calls).
    *
    * @returns The method's result, structured-cloned.
    * @throws The method's error, rebuilt as the same class; `MdqError` if the bridge is closed or the
    *   worker died.
    */
-  call(method: string, args: unknown[]): unknown {
+  call(
+    method: string,
+    args: unknown[],
+    { keepCallbacks = false }: { keepCallbacks?: boolean } = {},
+  ): unknown {
     if (this.#closed) throw new MdqError(`Cannot call ${method}: the client is closed`);
     // The stack is captured now but only formatted if the call fails.
-    return this.#request(method, args, new Error());
+    return this.#request(method, args, new Error(), keepCallbacks);
   }
 
   /** Closes the instance in the worker (its `close()`, if any) and stops the worker. Idempotent. */
@@ -89,10 +95,12 @@ export class SyncBridge {
     }
   }
 
-  #request(method: string | null, args: unknown[], caller: Error | undefined): unknown {
+  #request(method: string | null, args: unknown[], caller: Error | undefined, keep = false): unknown {
     const id = this.#nextId++;
     const before = this.#nextCallback;
     const request: CallRequest = { id, method, args: encodeFunctions(args, (fn) => this.#register(fn)) };
+    if (keep)
+      for (let callback = before; callback < this.#nextCallback; callback++) this.#persistent.add(callback);
     try {
       this.#port.postMessage(request);
     } catch (error) {

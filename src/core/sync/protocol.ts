@@ -188,7 +188,7 @@ export function transferListOf(value: unknown): ArrayBuffer[] {
   const visit = (v: unknown, depth: number) => {
     if (ArrayBuffer.isView(v)) {
       if (!(v instanceof Uint8Array) && v.buffer instanceof ArrayBuffer) out.add(v.buffer);
-    } else if (depth < 3 && isPlainObject(v)) {
+    } else if (depth < 4 && isPlainObject(v)) {
       for (const item of Object.values(v)) visit(item, depth + 1);
     }
   };
