@@ -14,12 +14,14 @@ import { cachingStore } from './market/cache.js';
 import { type AssetClass, latestDataTimes } from './market/now.js';
 import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
-import { Store } from './store/store.js';
+import { DuckDbStore } from './store/duckdb-store.js';
+import type { Store } from './store/store.js';
 import { streamServer } from './stream/stream-server.js';
 
 export { type AppOptions, createApp } from './app.js';
 export type { ServerContext } from './context.js';
-export { Store } from './store/store.js';
+export { DuckDbStore, type StoreOpenOptions } from './store/duckdb-store.js';
+export type { Columns, SqlDialect, SqlValue, Store } from './store/store.js';
 export {
   type ServerThread,
   type ServerThreadOptions,
@@ -136,12 +138,12 @@ export { isLoopback };
 async function openStore(path: string): Promise<{ store: Store; readOnly: boolean }> {
   if (existsSync(path)) {
     try {
-      return { store: await Store.open(path, { readOnly: true }), readOnly: true };
+      return { store: await DuckDbStore.open(path, { readOnly: true }), readOnly: true };
     } catch {
       // An older schema version: the read-write open below migrates it.
     }
   }
-  return { store: await Store.open(path), readOnly: false };
+  return { store: await DuckDbStore.open(path), readOnly: false };
 }
 
 const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
@@ -295,7 +297,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostPart(host)}:${port}`;
     origin = publicUrl ? () => publicUrl : ownOrigin(host, port);
-    log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
+    log(`mdq server listening on ${url} (store ${store.location}, now ${new Date(latest).toISOString()})`);
     if (keys.length === 0)
       log('no API key configured: any non-empty key is accepted, and none is needed from this machine');
     let closed: Promise<void> | undefined;

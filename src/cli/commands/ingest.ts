@@ -1,7 +1,7 @@
 import type { IngestProgress, IngestSummary } from '../../server/ingest/index.js';
 import { JSON_KINDS, type JsonKind } from '../../server/ingest/json-kinds.js';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
-import type { Store } from '../../server/store/store.js';
+import type { DuckDbStore } from '../../server/store/duckdb-store.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
 import { printValue } from '../print-value.js';
@@ -27,7 +27,7 @@ const continueOption: OptionDef = {
  */
 export async function ingestWithProgress(
   ctx: CliContext,
-  _store: Store,
+  _store: DuckDbStore,
   path: string,
   work: (onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
 ): Promise<IngestSummary> {
@@ -50,15 +50,15 @@ async function runIngest(
   ctx: CliContext,
   db: string | undefined,
   work: (
-    store: Store,
+    store: DuckDbStore,
     onProgress: (p: IngestProgress) => void,
     signal: AbortSignal,
   ) => Promise<IngestSummary>,
 ): Promise<void> {
   const path = db ?? defaultDbPath(ctx.streams.env);
   // Loaded on demand, so that commands that need no DuckDB do not load it.
-  const { Store } = await import('../../server/store/store.js');
-  const store = await Store.open(path);
+  const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
+  const store = await DuckDbStore.open(path);
   // Ctrl-C or SIGTERM stops after the current file (what was committed stays) and removes the staging
   // folder; a second one ends the process at once (the folder is still removed on exit).
   const interrupted = new AbortController();

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AbortError } from '../../core/errors.js';
-import type { SqlValue, Store } from '../store/store.js';
+import type { DuckDbStore } from '../store/duckdb-store.js';
+import type { SqlValue } from '../store/store.js';
 import { IngestError, isIngestError } from './ingest-error.js';
 import type { IngestOptions, IngestSummary } from './run-jobs.js';
 import { emptyCounts, type RowCounts } from './staging.js';
@@ -175,7 +176,7 @@ function splitOf(r: Json, file: string): [string, string, number, number] {
  *   `kind`); with `continueOnError` such files are listed in the summary instead.
  */
 export async function ingestJson(
-  store: Store,
+  store: DuckDbStore,
   files: readonly string[],
   options: JsonIngestOptions = {},
 ): Promise<JsonIngestSummary> {
