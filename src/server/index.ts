@@ -36,8 +36,19 @@ export interface StartServerOptions {
    * @default defaultDbPath() — `$MDQ_DB`, else `~/.local/share/mdq/mdq.duckdb`
    */
   db?: string;
-  /** An open store to serve; the caller keeps ownership (`close()` leaves it open). */
-  store?: Store;
+  /**
+   * The store to serve: an open `Store` (the caller keeps ownership: `close()` leaves it open), or
+   * where one is, `duckdb:PATH` or `clickhouse://user:pass@host:8123/db` (opened here, closed by
+   * `close()`; a ClickHouse store is served as read-only).
+   * @default `duckdb:` + `db`
+   */
+  store?: Store | string;
+  /**
+   * With a `clickhouse://` store: the cluster (in the servers' `remote_servers`) whose `Distributed`
+   * tables to read (see `ClickHouseStoreOptions.cluster`).
+   * @default none
+   */
+  cluster?: string;
   /**
    * Interface to bind. Anything but loopback requires `apiKeys`.
    * @default '127.0.0.1'
@@ -146,6 +157,26 @@ async function openStore(path: string): Promise<{ store: Store; readOnly: boolea
   return { store: await DuckDbStore.open(path), readOnly: false };
 }
 
+/** Opens the store a `--store` value names: `duckdb:PATH` (see {@link openStore}) or `clickhouse://…`. */
+async function openStoreAt(spec: string, cluster?: string): Promise<{ store: Store; readOnly: boolean }> {
+  if (spec.startsWith('clickhouse:')) {
+    const { ClickHouseStore } = await import('./store/clickhouse-store.js');
+    const store = await ClickHouseStore.open(spec, {
+      readOnly: true,
+      ...(cluster !== undefined && { cluster }),
+    });
+    return { store, readOnly: true };
+  }
+  if (cluster !== undefined)
+    throw new Error(`Invalid cluster: ${JSON.stringify(cluster)}; only a clickhouse:// store has clusters`);
+  if (!spec.startsWith('duckdb:')) {
+    throw new Error(
+      `Invalid store: ${JSON.stringify(spec)}; expected duckdb:PATH or clickhouse://user:password@host:8123/database`,
+    );
+  }
+  return openStore(spec.slice('duckdb:'.length));
+}
+
 const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
 
 /** A host as it appears in a URL (IPv6 addresses bracketed), lower case. */
@@ -235,9 +266,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const log = options.log ?? ((line: string) => console.error(line));
-  const owned = options.store === undefined;
-  const opened = options.store ? undefined : await openStore(options.db ?? defaultDbPath());
-  const store = options.store ?? (opened?.store as Store);
+  const owned = typeof options.store !== 'object';
+  const opened =
+    typeof options.store === 'object'
+      ? undefined
+      : await openStoreAt(options.store ?? `duckdb:${options.db ?? defaultDbPath()}`, options.cluster);
+  const store = typeof options.store === 'object' ? options.store : (opened?.store as Store);
   try {
     const times = fixedNow === undefined ? await latestDataTimes(store) : { byClass: {} };
     const latest = fixedNow ?? times.latest ?? Date.now();
@@ -326,14 +360,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
                   drained = resolve;
                 }),
           )
-          .then(() => {
-            if (owned) store.close();
+          .then(async () => {
+            if (owned) await store.close();
           });
         return closed;
       },
     };
   } catch (e) {
-    if (owned) store.close();
+    if (owned) await store.close();
     throw e;
   }
 }

@@ -265,4 +265,6 @@ const DUCKDB_DIALECT: SqlDialect = {
   double: (x) => `(${x})::DOUBLE`,
   argMin: (value, key) => `arg_min(${value}, ${key})`,
   argMax: (value, key) => `arg_max(${value}, ${key})`,
+  dateText: (x) => `strftime(${x}, '%Y-%m-%d')`,
+  timestampText: (x) => `strftime(${x}, '%Y-%m-%dT%H:%M:%SZ')`,
 };

@@ -45,4 +45,8 @@ export interface SqlDialect {
   /** The value of `value` on the row with the least (`argMin`) or greatest (`argMax`) `key`. */
   argMin(value: string, key: string): string;
   argMax(value: string, key: string): string;
+  /** A DATE as `YYYY-MM-DD` text. */
+  dateText(x: string): string;
+  /** A TIMESTAMP (UTC) as `YYYY-MM-DDTHH:MM:SSZ` text. */
+  timestampText(x: string): string;
 }
