@@ -62,6 +62,17 @@ async function publishTable(
   );
 
   const stage = `${table.name}_stage`;
+  if (target.cluster) {
+    const [left] = await target.all<{ n: bigint }>(
+      `SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = '${stage}'`,
+    );
+    if (left && left.n > 0n) {
+      throw new Error(
+        `${stage} holds the rows of an earlier publish that failed; restore them into ${table.name} first`,
+      );
+    }
+  }
+  let keep = false;
   await target.dropTable(stage);
   await target.createTable(table, stage);
   try {
@@ -79,14 +90,30 @@ async function publishTable(
       `INSERT INTO ${stage} SELECT * FROM ${table.name}
         WHERE ${inPartitions}(${table.sliceKey}) ${global}NOT IN (SELECT DISTINCT ${table.sliceKey} FROM ${stage})`,
     );
-    const local = target.cluster ? '_local' : '';
-    for (const p of partitions) {
-      await target.run(
-        `ALTER TABLE ${table.name}${local}${target.onCluster} REPLACE PARTITION ${p} FROM ${stage}${local}`,
-      );
+    if (!target.cluster) {
+      for (const p of partitions)
+        await target.run(`ALTER TABLE ${table.name} REPLACE PARTITION ${p} FROM ${stage}`);
+    } else {
+      // 18.16 runs no REPLACE PARTITION ON CLUSTER: each month is dropped on every shard, then refilled
+      // from the staging table (whose rows go to the same shards, by the same key). Should that fail,
+      // the staging table is kept with the month's rows, and the next run refuses to start until it
+      // is dealt with.
+      for (const p of partitions) {
+        await target.run(`ALTER TABLE ${table.name}_local${target.onCluster} DROP PARTITION ${p}`);
+        const partition = table.partitionBy ? ` WHERE ${table.partitionBy} = ${p}` : '';
+        try {
+          await target.run(`INSERT INTO ${table.name} SELECT * FROM ${stage}${partition}`);
+        } catch (e) {
+          keep = true;
+          throw new Error(
+            `Publishing ${table.name} failed after its partition ${p} was dropped; its rows are in ${stage} (${(e as Error).message})`,
+            { cause: e },
+          );
+        }
+      }
     }
   } finally {
-    await target.dropTable(stage);
+    if (!keep) await target.dropTable(stage);
   }
   return rows;
 }
