@@ -27,8 +27,8 @@ export interface DataTimes {
 
 const CLASS_SQL = `CASE WHEN ${IS_FUTURES_SQL} THEN 'futures' WHEN starts_with(ticker, 'O:') THEN 'options' WHEN starts_with(ticker, 'I:') THEN 'indices'
   WHEN starts_with(ticker, 'C:') THEN 'fx' WHEN starts_with(ticker, 'X:') THEN 'crypto' ELSE 'stocks' END`;
-const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' THEN 59999
-  WHEN 'hour' THEN 3599999 ELSE 86399999 END`;
+const BAR_END_SQL = `t + CASE WHEN resolution = 'second' THEN 999 WHEN resolution = 'minute' THEN 59999
+  WHEN resolution = 'hour' THEN 3599999 ELSE 86399999 END`;
 
 /**
  * The latest instant each asset class has data for: its last tick or the last moment covered by its

@@ -60,6 +60,29 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   double: (x) => `toFloat64(${x})`,
   argMin: (value, key) => `argMin(${value}, ${key})`,
   argMax: (value, key) => `argMax(${value}, ${key})`,
+  // `maxIf(v, cond)` over no matching row gives 0, not NULL: hence the explicit count.
+  preferWhere: (agg, cond) => {
+    const m = /^(\w+)\((.*)\)$/s.exec(agg);
+    if (!m) throw new Error(`not an aggregate call: ${agg}`);
+    return `if(countIf(${cond}) > 0, ${m[1]}If(${m[2]}, ${cond}), ${agg})`;
+  },
+  // No window functions in 18.16: the least rank of each day, joined back by IN.
+  leastRankPer: (base, day) =>
+    `SELECT * FROM (${base}) WHERE (${day}, rk) IN (SELECT ${day}, min(rk) FROM (${base}) GROUP BY ${day})`,
+  boolAnd: (x) => `min(${x})`,
+  aggWhere: (agg, cond) => {
+    const m = /^(\w+)\((.*)\)$/s.exec(agg);
+    if (!m) throw new Error(`not an aggregate call: ${agg}`);
+    return `if(countIf(${cond}) > 0, ${m[1]}If(${m[2]}, ${cond}), NULL)`;
+  },
+  // Scalar subqueries cannot return Nullable results in 18.16, and max/min over no rows give 0: the
+  // callers' values are times, never 0, so 0 stands for none.
+  maxOrNull: (x) => `max(${x})`,
+  minOrNull: (x) => `min(${x})`,
+  greatest: (a, b) => `nullIf(greatest(${a}, ${b}), 0)`,
+  least: (a, b) => `nullIf(least(if(${a} = 0, ${b}, ${a}), if(${b} = 0, ${a}, ${b})), 0)`,
+  nullableDouble: (x) => `CAST(${x} AS Nullable(Float64))`,
+  regexMatch: (x, pattern) => `match(${x}, ${pattern})`,
   dateText: (x) => `toString(${x})`,
   timestampText: (x) => `concat(replaceOne(toString(${x}, 'UTC'), ' ', 'T'), 'Z')`,
 };

@@ -45,6 +45,27 @@ export interface SqlDialect {
   /** The value of `value` on the row with the least (`argMin`) or greatest (`argMax`) `key`. */
   argMin(value: string, key: string): string;
   argMax(value: string, key: string): string;
+  /**
+   * The aggregate call `agg` (as this dialect spells it, e.g. `max(price)`) over the rows meeting
+   * `cond` when there are any, else over all rows.
+   */
+  preferWhere(agg: string, cond: string): string;
+  /** The rows of the query `base` whose `rk` is the least among the rows of the same `day` expression. */
+  leastRankPer(base: string, day: string): string;
+  /** True when `x` holds on every row (aggregate). */
+  boolAnd(x: string): string;
+  /** `agg` over the rows meeting `cond` only, NULL when none does. */
+  aggWhere(agg: string, cond: string): string;
+  /** max / min of `x` (a time: never 0) in a scalar subquery, for {@link greatest} and {@link least}. */
+  maxOrNull(x: string): string;
+  minOrNull(x: string): string;
+  /** The greater / lesser of two `maxOrNull`/`minOrNull` values, ignoring a missing one; NULL when both are. */
+  greatest(a: string, b: string): string;
+  least(a: string, b: string): string;
+  /** `x` as a nullable DOUBLE (so that UNION ALL branches agree). */
+  nullableDouble(x: string): string;
+  /** True when the text `x` matches the regular expression `pattern` (SQL text). */
+  regexMatch(x: string, pattern: string): string;
   /** A DATE as `YYYY-MM-DD` text. */
   dateText(x: string): string;
   /** A TIMESTAMP (UTC) as `YYYY-MM-DDTHH:MM:SSZ` text. */

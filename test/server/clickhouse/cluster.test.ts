@@ -30,6 +30,9 @@ const REQUESTS = [
   '/v3/trades/IBM?timestamp=2013-10-07&limit=1000',
   '/v3/quotes/IBM?timestamp=2013-10-07&limit=500&order=desc',
   '/v2/last/trade/IBM',
+  '/v2/aggs/ticker/IBM/range/5/minute/2013-10-07/2013-10-07',
+  '/v2/aggs/ticker/SPY/range/1/day/2013-10-07/2013-10-07',
+  '/v2/aggs/grouped/locale/us/market/stocks/2013-10-07',
   '/v2/last/nbbo/IBM',
   '/v3/reference/tickers',
 ];
