@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createApp } from '../../../src/server/app.js';
+import { startServer } from '../../../src/server/index.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
+import { type DataTimes, latestDataTimes } from '../../../src/server/market/now.js';
 import { publishToClickHouse } from '../../../src/server/store/clickhouse-publish.js';
 import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
@@ -128,6 +130,19 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
       }
     }
     console.log(`# identical on both stores: ${identical.length}; not yet: ${differing.length}`);
+    // The server's default "now" per asset class, and a server started on the store's URL.
+    const sorted = (times: DataTimes) => JSON.stringify(Object.entries(times.byClass).sort()) + times.latest;
+    assert.equal(sorted(await latestDataTimes(clickhouse)), sorted(await latestDataTimes(duck)));
+    const server = await startServer({ store: servers.urls[0] as string, now: NOW, port: 0, log: () => {} });
+    try {
+      const res = await fetch(`${server.url}/v2/last/trade/IBM`);
+      const body = (await res.json()) as Record<string, unknown>;
+      delete body.request_id;
+      assert.deepEqual({ status: res.status, body }, await answer(duck, '/v2/last/trade/IBM'));
+    } finally {
+      await server.close();
+    }
+
     const stale = [...NOT_YET_IDENTICAL].filter((p) => identical.includes(p));
     assert.deepEqual(stale, [], 'now identical: remove from NOT_YET_IDENTICAL');
   });
