@@ -126,6 +126,13 @@ function stop(child: ChildProcess): Promise<void> {
  */
 export async function startClickHouse(t: TestContext, shards = 1): Promise<ClickHouseServers | undefined> {
   if (!available(t, shards > 1 ? 'cluster' : 'single')) return undefined;
+  const servers = await launchClickHouse(shards);
+  t.after(() => servers.close());
+  return servers;
+}
+
+/** Starts `shards` servers (two or more: a cluster with a ZooKeeper); the caller closes them. */
+export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
   const root = mkdtempSync(join(tmpdir(), 'mdq-clickhouse-'));
   const children: ChildProcess[] = [];
   const close = async () => {
@@ -183,7 +190,6 @@ export async function startClickHouse(t: TestContext, shards = 1): Promise<Click
       ...(shards > 1 && { cluster: TEST_CLUSTER }),
       close,
     };
-    t.after(close);
     return servers;
   } catch (e) {
     await close();
