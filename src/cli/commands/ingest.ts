@@ -106,7 +106,7 @@ async function runIngest(
   const scratch = mkdtempSync(join(tmpdir(), 'mdq-ingest-'));
   try {
     const staged = join(scratch, 'staged.duckdb');
-    await runDuckDbIngest(ctx, staged, work);
+    await runDuckDbIngest(ctx, staged, work, clickhouse.location);
     const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
     const store = await DuckDbStore.open(staged);
     try {
@@ -133,6 +133,8 @@ async function runDuckDbIngest(
     onProgress: (p: IngestProgress) => void,
     signal: AbortSignal,
   ) => Promise<IngestSummary>,
+  /** The store named in the summary (the scratch file of a ClickHouse ingest is not). */
+  shownAs = path,
 ): Promise<void> {
   // Loaded on demand, so that commands that need no DuckDB do not load it.
   const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
@@ -148,11 +150,11 @@ async function runDuckDbIngest(
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const summary = await ingestWithProgress(ctx, store, path, (onProgress) =>
+    const summary = await ingestWithProgress(ctx, store, shownAs, (onProgress) =>
       work(store, onProgress, interrupted.signal),
     );
     await printValue(ctx, {
-      db: path,
+      db: shownAs,
       filesSeen: summary.filesSeen,
       filesIngested: summary.filesIngested,
       filesSkipped: summary.filesSkipped,

@@ -63,6 +63,7 @@ describe('mdq ingest --store clickhouse://', () => {
     const first = await runBin(['ingest', 'lean', lean, '--store', url]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /published [\d,]+ rows/);
+    assert.equal(JSON.parse(first.stdout).db, url, 'the summary names the ClickHouse store');
     const clickhouse = await ClickHouseStore.open(url);
     t.after(() => clickhouse.close());
     const expected = await DuckDbStore.open(db, { readOnly: true }).then(async (s) => {
