@@ -63,6 +63,9 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/v3/trades/IBM?timestamp=2013-10-07&limit=1000',
     '/v3/trades/IBM?timestamp.gte=2013-10-07T14:00:00Z&order=desc&limit=500',
     '/v2/ticks/stocks/trades/IBM/2013-10-07?limit=200',
+    // Values written into ClickHouse's SQL as literals stay values.
+    `/v3/trades/${encodeURIComponent("IBM'OR'1'='1")}?limit=5`,
+    `/v3/trades/${encodeURIComponent('IBM\\')}?limit=5`,
   ],
   quotes: [
     '/v3/quotes/IBM?timestamp=2013-10-07&limit=1000',
