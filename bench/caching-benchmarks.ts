@@ -6,7 +6,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from '../src/server/store/store.js';
+import { DuckDbStore } from '../src/server/store/duckdb-store.js';
 import { type Child, interleave, type Sample, spawnReady, timed } from './measure.js';
 
 const script = (root: string, name: string) => join(root, 'bench', name);
@@ -94,11 +94,11 @@ export async function storeBytesPerMillionBars(
     } finally {
       await cache.stop();
     }
-    const store = await Store.open(db);
+    const store = await DuckDbStore.open(db);
     const rows = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM bars');
     await store.run('CHECKPOINT');
     store.close();
-    (await Store.open(empty)).close();
+    (await DuckDbStore.open(empty)).close();
     const bars = Number(rows[0]?.n ?? 0);
     const bytes = fileBytes(db) - fileBytes(empty);
     // The service's JSON of the same bars, from the first page's size per bar.

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Store } from '../src/server/store/store.js';
+import { DuckDbStore } from '../src/server/store/duckdb-store.js';
 import { loadTest } from './autocannon.js';
 import { rssUnderDistinctRequests } from './cache-memory.js';
 import { cachedVsUpstream, storeBytesPerMillionBars } from './caching-benchmarks.js';
@@ -196,7 +196,7 @@ async function streamBenchmarks(): Promise<void> {
     }
   }
   if (wanted('7c')) {
-    const store = await Store.open(testStore, { readOnly: true });
+    const store = await DuckDbStore.open(testStore, { readOnly: true });
     const fromNs = BigInt(Date.parse(`${from}T04:00:00Z`)) * 1_000_000n;
     const counted = await store.all<{ n: number }>(
       `SELECT (SELECT count(*) FROM trades WHERE ticker NOT LIKE '%:%' AND sip_timestamp >= $1)::DOUBLE

@@ -9,7 +9,7 @@ import { unzipSync } from 'fflate';
 import { Pool } from 'undici';
 import { NEW_YORK, startOfDay } from '../src/dates/time-zone.js';
 import { ingestLean } from '../src/server/ingest/lean.js';
-import { Store } from '../src/server/store/store.js';
+import { DuckDbStore } from '../src/server/store/duckdb-store.js';
 import { interleave, type Sample } from './measure.js';
 
 /** The SPY tick day aggregated (test store) and ingested. */
@@ -31,7 +31,7 @@ export async function aggregateVsDuckDb(
   rounds: number,
 ): Promise<{ samples: Record<string, Sample[]>; bars: { http: number; direct: number } }> {
   const pool = new Pool(url);
-  const store = await Store.open(storePath, { readOnly: true });
+  const store = await DuckDbStore.open(storePath, { readOnly: true });
   const lo = BigInt(startOfDay(SPY_DAY, NEW_YORK)) * 1_000_000n;
   const hi = lo + 86_400_000_000_000n;
   const sql = `
@@ -91,7 +91,7 @@ export async function ingestVsCsv(
   const rows = bytes.reduce((n, b) => n + (b === 10 ? 1 : 0), 0);
   const midnightNs = BigInt(startOfDay(SPY_DAY, NEW_YORK)) * 1_000_000n;
   let run = 0;
-  const fresh = async () => Store.open(join(work, `store-${run++}.duckdb`));
+  const fresh = async () => DuckDbStore.open(join(work, `store-${run++}.duckdb`));
   try {
     const samples = await interleave(rounds, {
       ingest: async () => {

@@ -23,7 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { WebSocketServer } from 'ws';
-import { Store, startServerThread } from '../src/server/index.js';
+import { DuckDbStore, startServerThread } from '../src/server/index.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../test/reliability/synthetic-store.js';
 import { HEAVY_TICKER, HEAVY_TRADES } from './cache-memory.js';
 
@@ -31,7 +31,7 @@ const [mode, arg, from = '2023-01-01', to = '2023-12-31', cache] = process.argv.
 
 async function buildSyntheticStore(path: string): Promise<void> {
   if (existsSync(path)) return;
-  const store = await Store.open(path);
+  const store = await DuckDbStore.open(path);
   await writeSyntheticMinuteBars(store, from, to);
   // A few trades on the last day, so that last-trade routes answer from ticks.
   const t0 = BigInt(Date.parse('2023-12-29T20:00:00Z')) * 1_000_000n;

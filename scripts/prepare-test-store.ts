@@ -26,7 +26,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ingestLean } from '../src/server/ingest/lean.js';
 import { INGEST_VERSION } from '../src/server/ingest/version.js';
-import { Store } from '../src/server/store/store.js';
+import { DuckDbStore } from '../src/server/store/duckdb-store.js';
 import { testStorePath } from '../test/support/store.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -125,7 +125,7 @@ async function main(): Promise<number> {
     rmSync(building, { force: true });
     rmSync(`${building}.wal`, { force: true });
     console.log(`prepare-test-store: ingesting ${marketData} into ${relative(root, testStorePath)} ...`);
-    const store = await Store.open(building);
+    const store = await DuckDbStore.open(building);
     let shown = 0;
     try {
       const summary = await ingestLean(store, marketData, {

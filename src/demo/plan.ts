@@ -1,4 +1,4 @@
-import type { Store } from '../server/store/store.js';
+import type { DuckDbStore } from '../server/store/duckdb-store.js';
 
 /** What the walk-through shows, chosen from the store so that it works on any data. */
 export interface DemoPlan {
@@ -21,7 +21,7 @@ export interface DemoPlan {
 const nyDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
 
 /** Picks the demo's symbols and windows from what the store holds; undefined when it has no stock minute bars. */
-export async function planDemo(store: Store): Promise<DemoPlan | undefined> {
+export async function planDemo(store: DuckDbStore): Promise<DemoPlan | undefined> {
   const stocks = await store.all<{ ticker: string; first: number; last: number }>(
     `SELECT ticker, min(t)::DOUBLE AS first, max(t)::DOUBLE AS last FROM bars
       WHERE resolution = 'minute' AND NOT contains(ticker, ':')

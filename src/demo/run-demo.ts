@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { InvalidParameterError } from '../core/errors.js';
-import { Store } from '../server/store/store.js';
+import { DuckDbStore } from '../server/store/duckdb-store.js';
 import { type ServerThread, startServerThread } from '../server/thread.js';
 import type { DemoConsole } from './console.js';
 import { demoDbPath, openDemoStore } from './demo-store.js';
@@ -11,7 +11,7 @@ import { type DemoPlan, planDemo } from './plan.js';
 import { SIM_SEED, SIM_VERSION } from './universe.js';
 import { runWalkthrough } from './walkthrough.js';
 
-async function simulatedStore(ctx: DemoConsole, db: string | undefined): Promise<Store> {
+async function simulatedStore(ctx: DemoConsole, db: string | undefined): Promise<DuckDbStore> {
   const path = db ?? demoDbPath(ctx.streams.env);
   if (!existsSync(path)) ctx.note(`generating the simulated market (first run; cached in ${path}) …`);
   const { store, generated } = await openDemoStore(path);
@@ -25,7 +25,7 @@ async function simulatedStore(ctx: DemoConsole, db: string | undefined): Promise
 }
 
 /** Ingests a Lean folder into a store of its own, cached per folder (ingest skips files it already holds). */
-async function leanStore(ctx: DemoConsole, dir: string, db: string | undefined): Promise<Store> {
+async function leanStore(ctx: DemoConsole, dir: string, db: string | undefined): Promise<DuckDbStore> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InvalidParameterError('--data', dir, 'it is not a folder; give a Lean data folder');
   }
@@ -33,7 +33,7 @@ async function leanStore(ctx: DemoConsole, dir: string, db: string | undefined):
   const path = db ?? join(dirname(demoDbPath(ctx.streams.env)), `demo-lean-${id}.duckdb`);
   // Loaded only here: the simulated demo does not need the ingest code.
   const { ingestLean } = await import('../server/ingest/index.js');
-  const store = await Store.open(path);
+  const store = await DuckDbStore.open(path);
   try {
     const progress = ctx.progress('ingest');
     try {

@@ -2,7 +2,7 @@ import { addDays } from '../dates/calendar.js';
 import { NEW_YORK, startOfDay, zonedToUtc } from '../dates/time-zone.js';
 import { tradingSession } from '../server/calendar/index.js';
 import { blackScholesPrice, DAYS_PER_YEAR } from '../server/greeks/black-scholes.js';
-import type { Store } from '../server/store/store.js';
+import type { DuckDbStore } from '../server/store/duckdb-store.js';
 import { buildOptionSymbol } from '../symbols/index.js';
 import {
   SIM_FIRST_DAY,
@@ -80,7 +80,7 @@ const MACROS = `
  * threads finish, and the last bit of an unordered sum (and so a rounded price) could differ from run
  * to run.
  */
-export async function simulateMarket(store: Store): Promise<SimulationSummary> {
+export async function simulateMarket(store: DuckDbStore): Promise<SimulationSummary> {
   const started = performance.now();
   const days = tradingDays();
   const last = days[days.length - 1] as (typeof days)[number];
@@ -215,7 +215,7 @@ export async function simulateMarket(store: Store): Promise<SimulationSummary> {
 }
 
 /** Forex and crypto minute bars (with bid/ask quote bars) over the last `SIM_PAIR_DAYS` days, around the clock. */
-async function simulatePairs(store: Store, endMs: number): Promise<void> {
+async function simulatePairs(store: DuckDbStore, endMs: number): Promise<void> {
   const pairRows = SIM_PAIRS.map(
     (p, k) =>
       `(${k + 100}, ${sqlString(p.ticker)}, ${p.price}::DOUBLE, ${p.vol}, ${p.decimals}, ${p.weekends})`,
@@ -272,7 +272,7 @@ function smileVol(spot: number, strike: number, years: number): number {
  * volatility recovered from any bar lands on the smile).
  */
 async function simulateOptions(
-  store: Store,
+  store: DuckDbStore,
   days: readonly { d: number; day: string; openMs: number; minutes: number; midnightMs: number }[],
   lastDay: string,
 ): Promise<void> {
@@ -421,7 +421,7 @@ async function simulateOptions(
 }
 
 /** Reference rows: tickers named "Simulated …", and the split. */
-async function writeReference(store: Store): Promise<void> {
+async function writeReference(store: DuckDbStore): Promise<void> {
   const rows = [
     ...SIM_STOCKS.map(
       (s) =>

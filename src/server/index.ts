@@ -14,7 +14,8 @@ import { cachingStore } from './market/cache.js';
 import { type AssetClass, latestDataTimes } from './market/now.js';
 import { ResponseCache } from './response-cache.js';
 import { defaultDbPath } from './store/default-db-path.js';
-import { Store } from './store/store.js';
+import { DuckDbStore } from './store/duckdb-store.js';
+import type { Store } from './store/store.js';
 import { streamServer } from './stream/stream-server.js';
 import { ReadThrough, type ReadThroughStats } from './upstream/read-through.js';
 import { DEFAULT_UPSTREAM_URL, type UpstreamOptions } from './upstream/upstream-options.js';
@@ -22,7 +23,8 @@ import { loadWebPage } from './web-page.js';
 
 export { type AppOptions, createApp } from './app.js';
 export type { ServerContext } from './context.js';
-export { Store } from './store/store.js';
+export { DuckDbStore, type StoreOpenOptions } from './store/duckdb-store.js';
+export type { Columns, SqlDialect, SqlValue, Store } from './store/store.js';
 export {
   type ServerThread,
   type ServerThreadOptions,
@@ -44,8 +46,19 @@ export interface StartServerOptions {
    * @default defaultDbPath() — `$MDQ_DB`, else `~/.local/share/mdq/mdq.duckdb`
    */
   db?: string;
-  /** An open store to serve; the caller keeps ownership (`close()` leaves it open). */
-  store?: Store;
+  /**
+   * The store to serve: an open `Store` (the caller keeps ownership: `close()` leaves it open), or
+   * where one is, `duckdb:PATH` or `clickhouse://user:pass@host:8123/db` (opened here, closed by
+   * `close()`; a ClickHouse store is served as read-only).
+   * @default `duckdb:` + `db`
+   */
+  store?: Store | string;
+  /**
+   * With a `clickhouse://` store: the cluster (in the servers' `remote_servers`) whose `Distributed`
+   * tables to read (see `ClickHouseStoreOptions.cluster`).
+   * @default none
+   */
+  cluster?: string;
   /**
    * Interface to bind. Anything but loopback requires `apiKeys`.
    * @default '127.0.0.1'
@@ -155,12 +168,32 @@ export { isLoopback };
 async function openStore(path: string): Promise<{ store: Store; readOnly: boolean }> {
   if (existsSync(path)) {
     try {
-      return { store: await Store.open(path, { readOnly: true }), readOnly: true };
+      return { store: await DuckDbStore.open(path, { readOnly: true }), readOnly: true };
     } catch {
       // An older schema version: the read-write open below migrates it.
     }
   }
-  return { store: await Store.open(path), readOnly: false };
+  return { store: await DuckDbStore.open(path), readOnly: false };
+}
+
+/** Opens the store a `--store` value names: `duckdb:PATH` (see {@link openStore}) or `clickhouse://…`. */
+async function openStoreAt(spec: string, cluster?: string): Promise<{ store: Store; readOnly: boolean }> {
+  if (spec.startsWith('clickhouse:')) {
+    const { ClickHouseStore } = await import('./store/clickhouse-store.js');
+    const store = await ClickHouseStore.open(spec, {
+      readOnly: true,
+      ...(cluster !== undefined && { cluster }),
+    });
+    return { store, readOnly: true };
+  }
+  if (cluster !== undefined)
+    throw new Error(`Invalid cluster: ${JSON.stringify(cluster)}; only a clickhouse:// store has clusters`);
+  if (!spec.startsWith('duckdb:')) {
+    throw new Error(
+      `Invalid store: ${JSON.stringify(spec)}; expected duckdb:PATH or clickhouse://user:password@host:8123/database`,
+    );
+  }
+  return openStore(spec.slice('duckdb:'.length));
 }
 
 const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
@@ -252,15 +285,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const fixedNow = options.now === undefined ? undefined : parseNow(options.now);
   const publicUrl = options.publicUrl === undefined ? undefined : parsePublicUrl(options.publicUrl);
   const log = options.log ?? ((line: string) => console.error(line));
-  const owned = options.store === undefined;
+  const owned = typeof options.store !== 'object';
   const upstream = options.upstream;
-  const dbPath = options.db ?? defaultDbPath();
-  const opened = options.store
-    ? undefined
-    : upstream
-      ? { store: await Store.open(dbPath), readOnly: false }
-      : await openStore(dbPath);
-  const store = options.store ?? (opened?.store as Store);
+  const spec = typeof options.store === 'string' ? options.store : `duckdb:${options.db ?? defaultDbPath()}`;
+  if (upstream && !spec.startsWith('duckdb:'))
+    throw new Error(
+      `Invalid store: ${JSON.stringify(spec)}; the caching server (upstream) keeps what it fetches in a duckdb:PATH store`,
+    );
+  const opened =
+    typeof options.store === 'object'
+      ? undefined
+      : upstream
+        ? { store: await DuckDbStore.open(spec.slice('duckdb:'.length)), readOnly: false }
+        : await openStoreAt(spec, options.cluster);
+  const store = typeof options.store === 'object' ? options.store : (opened?.store as Store);
   try {
     const times = fixedNow === undefined ? await latestDataTimes(store) : { byClass: {} };
     const latest = fixedNow ?? times.latest ?? Date.now();
@@ -268,7 +306,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (assetClass !== undefined && times.byClass[assetClass]) || latest;
     // Answers change as the read-through layer stores what it fetches: nothing is kept in memory.
     const cache = upstream ? false : (options.cache ?? opened?.readOnly === true);
-    const readThrough = upstream ? new ReadThrough(store, upstream, log) : undefined;
+    if (upstream && !(store instanceof DuckDbStore))
+      throw new Error('Invalid store: the caching server (upstream) keeps what it fetches in a DuckDB store');
+    const readThrough = upstream ? new ReadThrough(store as DuckDbStore, upstream, log) : undefined;
     const queryBytes = options.queryCacheBytes ?? QUERY_CACHE_BYTES;
     const responseBytes = options.responseCacheBytes ?? RESPONSE_CACHE_BYTES;
     const ctx: ServerContext = {
@@ -323,7 +363,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const port = (server.address() as AddressInfo).port;
     const url = `http://${hostPart(host)}:${port}`;
     origin = publicUrl ? () => publicUrl : ownOrigin(host, port);
-    log(`mdq server listening on ${url} (store ${store.path}, now ${new Date(latest).toISOString()})`);
+    log(`mdq server listening on ${url} (store ${store.location}, now ${new Date(latest).toISOString()})`);
     if (upstream)
       log(
         upstream.offline
@@ -365,14 +405,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
                 }),
           )
           .then(() => readThrough?.close())
-          .then(() => {
-            if (owned) store.close();
+          .then(async () => {
+            if (owned) await store.close();
           });
         return closed;
       },
     };
   } catch (e) {
-    if (owned) store.close();
+    if (owned) await store.close();
     throw e;
   }
 }

@@ -14,6 +14,8 @@ export const YOUNG_GENERATION_MB = 192;
 
 /** Options of {@link startServerThread}: those of `startServer` that can cross to another thread. */
 export interface ServerThreadOptions extends Omit<StartServerOptions, 'store' | 'log'> {
+  /** Where the store is: `duckdb:PATH` or `clickhouse://…` (see `StartServerOptions.store`). */
+  store?: string;
   /** Where the server's log lines go. @default console.error */
   log?: (line: string) => void;
   /** @default YOUNG_GENERATION_MB */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDemoStore } from '../../src/demo/demo-store.js';
 import { startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { hasShared, recordedDir } from '../support/shared.js';
 import { assertNoKey, bin, KEY, root, runBin, runOnTty, simDbPath } from './support.js';
 
@@ -78,7 +78,7 @@ test('mdq ingest flatfiles writes the rows, reports them, and is idempotent', as
   const again = await runBin(['ingest', 'flatfiles', file, '--db', db]);
   assert.equal((JSON.parse(again.stdout) as Record<string, number>).filesSkipped, 1);
 
-  const store = await Store.open(db, { readOnly: true });
+  const store = await DuckDbStore.open(db, { readOnly: true });
   try {
     const stored = await store.all<{ o: number; h: number; l: number; c: number; v: number }>(
       "SELECT o, h, l, c, v FROM bars WHERE ticker = 'FLTX' AND resolution = 'day' ORDER BY t",

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openDemoStore } from '../../src/demo/demo-store.js';
 import { simulateMarket } from '../../src/demo/simulate.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { simDbPath } from './support.js';
 
-let cached: Store;
+let cached: DuckDbStore;
 
 before(async () => {
   ({ store: cached } = await openDemoStore(simDbPath));
@@ -15,7 +15,7 @@ after(() => cached.close());
 const CHECKSUM = `SELECT count(*) AS n, sum(hash(ticker, resolution, t, o, h, l, c, v) % 1000000007) AS h FROM bars`;
 
 test('the market is the same on every run: a fresh generation equals the cached one', async () => {
-  const fresh = await Store.open(':memory:');
+  const fresh = await DuckDbStore.open(':memory:');
   try {
     await simulateMarket(fresh);
     const [a, b] = await Promise.all([fresh.all(CHECKSUM), cached.all(CHECKSUM)]);

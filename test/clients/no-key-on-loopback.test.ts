@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { resolveClientOptions } from '../../src/core/client-options.js';
 import { isLoopback } from '../../src/core/loopback.js';
 import { isMdqError, ReferenceClient, StocksClient } from '../../src/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { type ServerThread, startServerThread } from '../../src/server/thread.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mdq-nokey-'));
@@ -23,7 +23,7 @@ const saved = { ...process.env };
 before(async () => {
   for (const name of ['MASSIVE_API_KEY', 'POLYGON_API_KEY', 'MDQ_BASE_URL']) delete process.env[name];
   const db = join(dir, 'store.duckdb');
-  (await Store.open(db)).close();
+  (await DuckDbStore.open(db)).close();
   open = await startServerThread({ db, port: 0, log: () => {} });
   keyed = await startServerThread({ db, port: 0, apiKeys: ['the-key'], log: () => {} });
 });

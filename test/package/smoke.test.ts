@@ -85,7 +85,7 @@ describe('built package (dist): the server on a thread', () => {
         const { tmpdir } = await import('node:os');
         const { rmSync } = await import('node:fs');
         const path = join(tmpdir(), 'mdq-pkg-' + process.pid + '.duckdb');
-        const store = await m.Store.open(path);
+        const store = await m.DuckDbStore.open(path);
         store.close();
         const server = await m.startServerThread({ db: path, port: 0, log: () => {} });
         const res = await fetch(server.url + '/v1/marketstatus/now', { headers: { authorization: 'Bearer k' } });

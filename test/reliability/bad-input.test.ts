@@ -26,18 +26,18 @@ import {
   stocksOperations,
 } from '../../src/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { type FaultServer, startFaultServer } from '../support/fault-server.js';
 import { runCliCaptured } from './cli-capture.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js';
 
 let recorder: FaultServer;
-let store: Store;
+let store: DuckDbStore;
 let server: RunningServer;
 
 before(async () => {
   recorder = await startFaultServer([{}]);
-  store = await Store.open(':memory:');
+  store = await DuckDbStore.open(':memory:');
   await writeSyntheticMinuteBars(store, '2023-03-01', '2023-03-03');
   await store.run(
     `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size, exchange, conditions)

@@ -4,7 +4,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { type FaultKind, type FaultProxyOptions, startFaultProxy } from '../support/fault-proxy.js';
 import { writeSyntheticMinuteBars } from './synthetic-store.js';
 
@@ -63,7 +63,7 @@ export async function startFaultStackThread(options: FaultStackOptions): Promise
 const job = !isMainThread ? (workerData as { faultStack?: FaultStackOptions } | null)?.faultStack : undefined;
 if (job && parentPort) {
   const port = parentPort;
-  const store = await Store.open(':memory:');
+  const store = await DuckDbStore.open(':memory:');
   await writeSyntheticMinuteBars(store, job.from, job.to);
   const server = await startServer({ store, port: 0, apiKeys: [job.apiKey], log: () => {} });
   const proxy = await startFaultProxy({ ...job.proxy, upstream: server.url });

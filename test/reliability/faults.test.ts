@@ -16,7 +16,7 @@ import {
   StocksClient,
 } from '../../src/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { FAULT_KINDS, type FaultKind, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { openTestStore } from '../support/store.js';
 import { startFaultStackThread } from './fault-stack-thread.js';
@@ -37,7 +37,7 @@ interface Row {
   v: number;
 }
 
-let store: Store;
+let store: DuckDbStore;
 let server: RunningServer;
 /** Bars of [FROM, TO] and [PAGE_FROM, PAGE_TO], read from the store itself. */
 let expectedRange: Row[];
@@ -85,7 +85,7 @@ async function withProxy<T>(
 }
 
 before(async () => {
-  store = await Store.open(':memory:');
+  store = await DuckDbStore.open(':memory:');
   await writeSyntheticMinuteBars(store, FROM, TO);
   server = await startServer({ store, port: 0, apiKeys: [KEY], log: () => {} });
   expectedRange = await rowsBetween(FROM, TO);

@@ -8,15 +8,15 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadTest } from '../../bench/autocannon.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js';
 
 const KEY = 'load-key';
-let store: Store;
+let store: DuckDbStore;
 let server: RunningServer;
 
 before(async () => {
-  store = await Store.open(':memory:');
+  store = await DuckDbStore.open(':memory:');
   await writeSyntheticMinuteBars(store, '2023-03-01', '2023-03-10');
   server = await startServer({ store, port: 0, apiKeys: [KEY], log: () => {} });
 });

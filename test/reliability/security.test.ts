@@ -17,7 +17,7 @@ import {
   StocksClient,
 } from '../../src/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { type FaultServer, startFaultServer, startFaultServerThread } from '../support/fault-server.js';
 import { runCliCaptured } from './cli-capture.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js';
@@ -25,7 +25,7 @@ import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from './synthetic-store.js
 const KEY = 'sk-live-7f3a9c1e5b2d4f60a8e1c3b5d7f9a2c4';
 const OTHER_KEYS = ['another-configured-key', 'a-third-configured-key'];
 
-let store: Store;
+let store: DuckDbStore;
 let server: RunningServer;
 let attacker: FaultServer;
 let upstream: FaultServer;
@@ -55,7 +55,7 @@ async function failure(p: PromiseLike<unknown>): Promise<unknown> {
 }
 
 before(async () => {
-  store = await Store.open(':memory:');
+  store = await DuckDbStore.open(':memory:');
   await writeSyntheticMinuteBars(store, '2023-03-01', '2023-03-03');
   server = await startServer({
     store,

@@ -10,7 +10,7 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../support/shared.js';
 import { testStorePath } from '../support/store.js';
 
@@ -53,7 +53,7 @@ export async function fixtureStorePath(): Promise<string> {
     symlinkSync(join(leanDir, f), join(lean, f));
   }
   const db = join(work, 'store.duckdb');
-  const store = await Store.open(db);
+  const store = await DuckDbStore.open(db);
   try {
     // Loaded only when the store must be built: a warm run does not depend on the ingest code.
     const { ingestLean } = await import('../../src/server/ingest/lean.js');

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { dailyBar, previousSessionBar, queryBars } from '../../src/server/market/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 
-let store: Store;
+let store: DuckDbStore;
 
 /** One trade of ACME (price, size) at a UTC instant, with a per-day increasing sequence number. */
 let seq = 0n;
@@ -20,7 +20,7 @@ async function trade(ticker: string, ms: number, price: number, size: number): P
 }
 
 before(async () => {
-  store = await Store.open(':memory:');
+  store = await DuckDbStore.open(':memory:');
   // New York leaves DST on Sunday 2013-11-03 at 02:00 EDT (06:00 UTC): midnight is 04:00 UTC on the
   // 3rd and 05:00 UTC on the 4th.
   await trade('ACME', Date.UTC(2013, 10, 3, 3, 30), 10, 100); // 23:30 EDT on Nov 2

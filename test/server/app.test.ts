@@ -5,13 +5,13 @@ import { createApp } from '../../src/server/app.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { decodeCursor, encodeCursor } from '../../src/server/cursor.js';
 import { startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 
 const T0 = Date.UTC(2024, 0, 2, 15, 0); // 10:00 New York
 
 /** A small real DuckDB store: a few trades and daily bars of one ticker and one option contract. */
-async function smallStore(): Promise<Store> {
-  const store = await Store.open(':memory:');
+async function smallStore(): Promise<DuckDbStore> {
+  const store = await DuckDbStore.open(':memory:');
   for (let i = 0; i < 30; i++) {
     const ns = BigInt(T0 + i * 1000) * 1_000_000n;
     await store.run(
@@ -34,7 +34,7 @@ async function smallStore(): Promise<Store> {
   return store;
 }
 
-let store: Store;
+let store: DuckDbStore;
 before(async () => {
   store = await smallStore();
 });

@@ -14,7 +14,7 @@ import { FuturesClient } from '../../src/clients/futures.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { ingestLean } from '../../src/server/ingest/lean.js';
 import { marketStateAt } from '../../src/server/market/futures.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { hasShared, sharedDir } from '../support/shared.js';
 
 const futuresRoot = `${sharedDir}marketdata-futures/lean/`;
@@ -61,7 +61,7 @@ describe('futures in the local server', () => {
       skip = true;
       return;
     }
-    const store = await Store.open(db);
+    const store = await DuckDbStore.open(db);
     try {
       await ingestLean(store, futuresRoot);
     } finally {
@@ -113,7 +113,7 @@ describe('futures in the local server', () => {
         expected.ticks.set(ticker, (expected.ticks.get(ticker) ?? 0) + rows.length);
       }
     }
-    const store = await Store.open(db, { readOnly: true });
+    const store = await DuckDbStore.open(db, { readOnly: true });
     try {
       const minute = await store.all<{ ticker: string; n: bigint; v: number }>(
         "SELECT ticker, count(*) AS n, sum(v) AS v FROM bars WHERE resolution = 'minute' GROUP BY ticker ORDER BY ticker",
@@ -420,7 +420,7 @@ describe('futures ingest refuses malformed files with their location', () => {
       const folder = join(root, 'future', 'cme', 'minute', 'es');
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, '20131007_trade.zip'), zipSync({ [c.entry]: strToU8(c.text) }));
-      const store = await Store.open(':memory:');
+      const store = await DuckDbStore.open(':memory:');
       t.after(() => store.close());
       await assert.rejects(ingestLean(store, root), c.error);
       const [n] = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM bars');

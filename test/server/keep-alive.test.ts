@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { test } from 'node:test';
 import { startServer } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 
 function get(agent: Agent, url: string): Promise<{ status: number; socket: unknown }> {
   return new Promise((resolve, reject) => {
@@ -20,7 +20,7 @@ function get(agent: Agent, url: string): Promise<{ status: number; socket: unkno
 }
 
 test('an idle keep-alive connection outlives a 5 s pause and is reused; the hint names the server limit', async (t) => {
-  const store = await Store.open(':memory:');
+  const store = await DuckDbStore.open(':memory:');
   const server = await startServer({ store, port: 0, log: () => {} });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.after(async () => {

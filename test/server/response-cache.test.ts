@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { stringBytes } from '../../src/server/approx-bytes.js';
-import { type RunningServer, Store, startServer } from '../../src/server/index.js';
+import { DuckDbStore, type RunningServer, startServer } from '../../src/server/index.js';
 import { ResponseCache, responseKey } from '../../src/server/response-cache.js';
 
 const ID_A = 'a'.repeat(32);
@@ -73,12 +73,12 @@ describe('ResponseCache', () => {
 });
 
 describe('server with kept answers (cache on)', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let cached: RunningServer;
   let plain: RunningServer;
   const t0 = Date.parse('2024-03-01T15:00:00Z');
   before(async () => {
-    store = await Store.open(':memory:');
+    store = await DuckDbStore.open(':memory:');
     await store.run(
       `INSERT INTO trades (ticker, sip_timestamp, participant_timestamp, sequence_number, price, size, exchange, conditions, id, tape)
        SELECT 'CCH', $1 + i * 1000000000, $1 + i * 1000000000 - 7, i + 1, 50 + i / 100, 10 + i, 4, [12], CAST(i AS VARCHAR), 1

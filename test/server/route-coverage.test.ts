@@ -17,14 +17,14 @@ import { CLIENT_FAMILIES } from '../../src/cli/families.js';
 import { createApp } from '../../src/server/app.js';
 import { startServer } from '../../src/server/index.js';
 import { ingestJson } from '../../src/server/ingest/json.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { routePattern } from '../../src/server/validate.js';
 import { hasShared, leanDir, recordedDir, referenceDir } from '../support/shared.js';
 import { fixtureStorePath, leanRows } from './app-fixture.js';
 
 /** The GET route patterns of the app. */
 async function appRoutes(): Promise<string[]> {
-  const store = await Store.open(':memory:');
+  const store = await DuckDbStore.open(':memory:');
   try {
     const app = createApp({ store, now: async () => 0, log: () => {} });
     return [
@@ -97,7 +97,7 @@ describe('route coverage', () => {
   });
 
   test("an operation the server does not answer yet gets the API's 404 error body, never a 500", async (t) => {
-    const store = await Store.open(':memory:');
+    const store = await DuckDbStore.open(':memory:');
     t.after(() => store.close());
     const app = createApp({ store, now: async () => 0, log: () => {} });
     for (const family of CLIENT_FAMILIES) {
@@ -123,7 +123,7 @@ describe('route coverage', () => {
     const related = specExample('/v1/related-companies/{ticker}');
     const relatedFile = join(dir, 'related.json');
     writeFileSync(relatedFile, JSON.stringify(related));
-    const store = await Store.open(db);
+    const store = await DuckDbStore.open(db);
     try {
       await ingestJson(store, [...Object.values(RECORDED), iposFile, relatedFile]);
     } finally {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 
 describe('Store.columns', () => {
   it('returns each column in row order, across many chunks, as all() returns the rows', async () => {
-    const store = await Store.open(':memory:');
+    const store = await DuckDbStore.open(':memory:');
     try {
       // 5000 rows: more than one of DuckDB's 2048-row chunks.
       const sql = `SELECT i::DOUBLE AS k, i % 3 = 0 AS third, CASE WHEN i % 5 = 0 THEN NULL ELSE i / 2 END AS half
@@ -32,7 +32,7 @@ describe('Store.columns', () => {
   });
 
   it('names every column of an empty result, each with no values', async () => {
-    const store = await Store.open(':memory:');
+    const store = await DuckDbStore.open(':memory:');
     try {
       assert.deepEqual(await store.columns('SELECT 1 AS a, 2.5 AS b WHERE false'), { a: [], b: [] });
     } finally {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DuckDBConnection } from '@duckdb/node-api';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { withStoreFile } from '../support/store.js';
 
 /** Writes `rows` trades at `path`: trade i of ticker 'T' + (i % tickers), at time i, price i / `per`. */
 async function writeTrades(path: string, rows: number, tickers: number, per: number): Promise<void> {
-  const writer = await Store.open(path);
+  const writer = await DuckDbStore.open(path);
   await writer.run(
     `INSERT INTO trades (ticker, sip_timestamp, sequence_number, price, size)
      SELECT 'T' || (i % ${tickers}), i, i, i / ${per}, 1 FROM range(${rows}) r(i)`,
@@ -19,7 +19,7 @@ describe('Store: reads of a read-only store on several connections', () => {
     await withStoreFile(async (path) => {
       await writeTrades(path, 7000, 7, 10);
       for (const readConnections of [1, 3]) {
-        const reader = await Store.open(path, { readOnly: true, readConnections });
+        const reader = await DuckDbStore.open(path, { readOnly: true, readConnections });
         try {
           // Expected sums computed here, independently of DuckDB.
           const expected = (k: number) => {
@@ -74,7 +74,7 @@ describe('Store: statements a read-only store keeps prepared', () => {
         prepared.push(sql);
         return prepare.call(this, sql);
       };
-      const reader = await Store.open(path, { readOnly: true, readConnections: 1 });
+      const reader = await DuckDbStore.open(path, { readOnly: true, readConnections: 1 });
       try {
         const sql =
           'SELECT count(*)::INTEGER AS n, max(price) AS p FROM trades WHERE ticker = $1 AND price < $2';
@@ -112,7 +112,7 @@ describe('Store: statements a read-only store keeps prepared', () => {
 
   it("a writable store's reads see its own writes, and tables it replaced", async () => {
     await withStoreFile(async (path) => {
-      const store = await Store.open(path);
+      const store = await DuckDbStore.open(path);
       try {
         const sql = 'SELECT count(*)::INTEGER AS n FROM trades WHERE ticker = $1';
         assert.deepEqual(await store.all(sql, ['A']), [{ n: 0 }]);

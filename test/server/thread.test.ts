@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServerThread, YOUNG_GENERATION_MB } from '../../src/server/index.js';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { SYNTHETIC_TICKER, writeSyntheticMinuteBars } from '../reliability/synthetic-store.js';
 
 const KEY = 'thread-key';
@@ -20,7 +20,7 @@ let db: string;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mdq-thread-'));
   db = join(dir, 'store.duckdb');
-  const store = await Store.open(db);
+  const store = await DuckDbStore.open(db);
   await writeSyntheticMinuteBars(store, '2023-03-01', '2023-03-03');
   store.close();
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Store } from '../../src/server/store/store.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 
 /**
  * The store built from `../shared/marketdata` by `scripts/prepare-test-store.ts`, which the test runner
@@ -15,7 +15,7 @@ export const testStorePath = fileURLToPath(new URL('../../.tmp/test-store.duckdb
  * Opens the prepared test store read-only, or skips the test with a printed reason when it was not
  * built (no `../shared/marketdata`); under CI its absence fails the test.
  */
-export async function openTestStore(t: TestContext): Promise<Store | undefined> {
+export async function openTestStore(t: TestContext): Promise<DuckDbStore | undefined> {
   if (!existsSync(testStorePath)) {
     const reason = `${testStorePath} is absent (built by scripts/prepare-test-store.ts from ../shared/marketdata)`;
     if (process.env.CI === 'true') throw new Error(reason);
@@ -23,7 +23,7 @@ export async function openTestStore(t: TestContext): Promise<Store | undefined> 
     t.skip(reason);
     return undefined;
   }
-  return Store.open(testStorePath, { readOnly: true });
+  return DuckDbStore.open(testStorePath, { readOnly: true });
 }
 
 /** Runs `fn` with the path of a store file (not yet created) in a fresh folder, removed afterwards. */

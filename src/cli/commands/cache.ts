@@ -19,12 +19,12 @@ const dbOption: OptionDef = {
 async function withStore<T>(
   ctx: CliContext,
   db: string | undefined,
-  fn: (store: import('../../server/store/store.js').Store) => Promise<T>,
+  fn: (store: import('../../server/store/duckdb-store.js').DuckDbStore) => Promise<T>,
 ): Promise<T> {
   const path = db ?? defaultDbPath(ctx.streams.env);
   if (!existsSync(path)) throw new UsageError(`Invalid --db: ${JSON.stringify(path)} does not exist`);
-  const { Store } = await import('../../server/store/store.js');
-  const store = await Store.open(path);
+  const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
+  const store = await DuckDbStore.open(path);
   try {
     return await fn(store);
   } finally {

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { IngestProgress, IngestSummary } from '../../server/ingest/index.js';
 import { JSON_KINDS, type JsonKind } from '../../server/ingest/json-kinds.js';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
-import type { Store } from '../../server/store/store.js';
+import type { DuckDbStore } from '../../server/store/duckdb-store.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
 import { printValue } from '../print-value.js';
@@ -12,6 +15,18 @@ const dbOption: OptionDef = {
   type: 'path',
   default: '$MDQ_DB, else ~/.local/share/mdq/mdq.duckdb',
   doc: 'Database file to write.',
+};
+const storeOption: OptionDef = {
+  name: 'store',
+  type: 'duckdb:PATH|clickhouse://user:pass@host:8123/db',
+  default: 'duckdb: and --db',
+  doc: 'Store to write; a ClickHouse one gets its tables created when missing.',
+};
+const clusterOption: OptionDef = {
+  name: 'cluster',
+  type: 'name',
+  default: 'none',
+  doc: 'With a clickhouse:// store: write the cluster of this name (local shards ON CLUSTER and Distributed tables).',
 };
 const continueOption: OptionDef = {
   name: 'continue-on-error',
@@ -27,7 +42,7 @@ const continueOption: OptionDef = {
  */
 export async function ingestWithProgress(
   ctx: CliContext,
-  _store: Store,
+  _store: DuckDbStore,
   path: string,
   work: (onProgress: (p: IngestProgress) => void) => Promise<IngestSummary>,
 ): Promise<IngestSummary> {
@@ -46,19 +61,84 @@ export async function ingestWithProgress(
   }
 }
 
+/** Where `--store` (else `--db`) points: a DuckDB file, or a ClickHouse server with its cluster. */
+type IngestTarget = { db: string } | { clickhouse: string; cluster?: string };
+
+function ingestTarget(ctx: CliContext, options: ReadonlyMap<string, string>): IngestTarget {
+  const store = options.get('store');
+  const cluster = options.get('cluster');
+  if (store?.startsWith('clickhouse:'))
+    return { clickhouse: store, ...(cluster !== undefined && { cluster }) };
+  if (cluster !== undefined) {
+    throw new UsageError(
+      `Invalid --cluster: ${JSON.stringify(cluster)}; only a clickhouse:// --store has clusters`,
+    );
+  }
+  if (store === undefined) return { db: options.get('db') ?? defaultDbPath(ctx.streams.env) };
+  if (!store.startsWith('duckdb:') || store.length === 'duckdb:'.length) {
+    throw new UsageError(
+      `Invalid --store: ${JSON.stringify(store)}; expected duckdb:PATH or clickhouse://user:password@host:8123/database`,
+    );
+  }
+  return { db: store.slice('duckdb:'.length) };
+}
+
+/**
+ * Runs an ingest into the target. A ClickHouse target is written in two steps: the files are ingested
+ * into a scratch DuckDB file by the same code as ever, then published (`publishToClickHouse`: atomic,
+ * idempotent partition swaps), and the scratch file removed.
+ */
 async function runIngest(
   ctx: CliContext,
-  db: string | undefined,
+  target: IngestTarget,
   work: (
-    store: Store,
+    store: DuckDbStore,
     onProgress: (p: IngestProgress) => void,
     signal: AbortSignal,
   ) => Promise<IngestSummary>,
 ): Promise<void> {
-  const path = db ?? defaultDbPath(ctx.streams.env);
+  if ('db' in target) return runDuckDbIngest(ctx, target.db, work);
+  const { ClickHouseStore } = await import('../../server/store/clickhouse-store.js');
+  const { publishToClickHouse } = await import('../../server/store/clickhouse-publish.js');
+  const clickhouse = await ClickHouseStore.open(target.clickhouse, {
+    ...(target.cluster !== undefined && { cluster: target.cluster }),
+  });
+  const scratch = mkdtempSync(join(tmpdir(), 'mdq-ingest-'));
+  try {
+    const staged = join(scratch, 'staged.duckdb');
+    await runDuckDbIngest(ctx, staged, work, clickhouse.location);
+    const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
+    const store = await DuckDbStore.open(staged);
+    try {
+      const started = performance.now();
+      const rows = await publishToClickHouse(store, clickhouse);
+      const total = Object.values(rows).reduce((a, b) => a + b, 0);
+      ctx.note(
+        `published ${total.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)}s to ${clickhouse.location}`,
+      );
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    await clickhouse.close();
+  }
+}
+
+async function runDuckDbIngest(
+  ctx: CliContext,
+  path: string,
+  work: (
+    store: DuckDbStore,
+    onProgress: (p: IngestProgress) => void,
+    signal: AbortSignal,
+  ) => Promise<IngestSummary>,
+  /** The store named in the summary (the scratch file of a ClickHouse ingest is not). */
+  shownAs = path,
+): Promise<void> {
   // Loaded on demand, so that commands that need no DuckDB do not load it.
-  const { Store } = await import('../../server/store/store.js');
-  const store = await Store.open(path);
+  const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
+  const store = await DuckDbStore.open(path);
   // Ctrl-C or SIGTERM stops after the current file (what was committed stays) and removes the staging
   // folder; a second one ends the process at once (the folder is still removed on exit).
   const interrupted = new AbortController();
@@ -70,11 +150,11 @@ async function runIngest(
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const summary = await ingestWithProgress(ctx, store, path, (onProgress) =>
+    const summary = await ingestWithProgress(ctx, store, shownAs, (onProgress) =>
       work(store, onProgress, interrupted.signal),
     );
     await printValue(ctx, {
-      db: path,
+      db: shownAs,
       filesSeen: summary.filesSeen,
       filesIngested: summary.filesIngested,
       filesSkipped: summary.filesSkipped,
@@ -98,11 +178,11 @@ export const ingestCommands: readonly CommandDef[] = [
     path: 'ingest lean',
     summary: 'Load a QuantConnect Lean data folder into the store (idempotent by file content).',
     args: [{ name: 'dir', type: 'path', doc: 'Lean data root, or a folder holding one as lean/.' }],
-    options: [dbOption, continueOption],
+    options: [dbOption, storeOption, clusterOption, continueOption],
     async run(ctx, input) {
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestLean } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress, signal) =>
+      await runIngest(ctx, ingestTarget(ctx, input.options), (store, onProgress, signal) =>
         ingestLean(store, input.args[0] as string, { onProgress, continueOnError, signal }),
       );
     },
@@ -113,6 +193,8 @@ export const ingestCommands: readonly CommandDef[] = [
     args: [{ name: 'files', type: 'path', doc: 'One or more files.', variadic: true }],
     options: [
       dbOption,
+      storeOption,
+      clusterOption,
       continueOption,
       {
         name: 'resolution',
@@ -130,7 +212,7 @@ export const ingestCommands: readonly CommandDef[] = [
       }
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestFlatFiles } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress, signal) =>
+      await runIngest(ctx, ingestTarget(ctx, input.options), (store, onProgress, signal) =>
         ingestFlatFiles(store, input.args, {
           onProgress,
           signal,
@@ -154,6 +236,8 @@ export const ingestCommands: readonly CommandDef[] = [
     ],
     options: [
       dbOption,
+      storeOption,
+      clusterOption,
       continueOption,
       {
         name: 'kind',
@@ -170,7 +254,7 @@ export const ingestCommands: readonly CommandDef[] = [
       }
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestJson } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, input.options.get('db'), (store, onProgress) =>
+      await runIngest(ctx, ingestTarget(ctx, input.options), (store, onProgress) =>
         ingestJson(store, input.args, {
           onProgress,
           continueOnError,

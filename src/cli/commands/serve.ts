@@ -78,6 +78,18 @@ export const serveCommand: CommandDef = {
       doc: 'Database file (it must exist unless --create is given).',
     },
     {
+      name: 'store',
+      type: 'duckdb:PATH|clickhouse://user:pass@host:8123/db',
+      default: 'duckdb: and --db',
+      doc: 'Store to serve (a ClickHouse one is served read-only).',
+    },
+    {
+      name: 'cluster',
+      type: 'name',
+      default: 'none',
+      doc: 'With a clickhouse:// store: read the Distributed tables of this cluster.',
+    },
+    {
       name: 'create',
       type: 'flag',
       flag: true,
@@ -181,9 +193,29 @@ export const serveCommand: CommandDef = {
     const mib = (name: string, fallback: number) => intOption(input, name, fallback, 0, 2 ** 20) * 2 ** 20;
     const queryCacheBytes = mib('query-cache-mb', 256);
     const responseCacheBytes = mib('response-cache-mb', 128);
-    const path = db ?? defaultDbPath(ctx.streams.env);
+    const store = input.options.get('store');
+    const cluster = input.options.get('cluster');
+    const clickhouse = store?.startsWith('clickhouse:') === true;
+    if (cluster !== undefined && !clickhouse) {
+      throw new UsageError(
+        `Invalid --cluster: ${JSON.stringify(cluster)}; only a clickhouse:// --store has clusters`,
+      );
+    }
+    if (store !== undefined && !clickhouse && (!store.startsWith('duckdb:') || store === 'duckdb:')) {
+      throw new UsageError(
+        `Invalid --store: ${JSON.stringify(store)}; expected duckdb:PATH or clickhouse://user:password@host:8123/database`,
+      );
+    }
+    const path = store?.startsWith('duckdb:')
+      ? store.slice('duckdb:'.length)
+      : (db ?? defaultDbPath(ctx.streams.env));
     const upstream = upstreamOption(ctx.streams.env, input);
-    if (!upstream?.url && !flagOption(input, 'create') && !existsSync(path)) {
+    if (upstream !== undefined && clickhouse) {
+      throw new UsageError(
+        `Invalid --store: ${JSON.stringify(store)}; the caching server (--upstream, --offline) keeps what it fetches in a duckdb:PATH store`,
+      );
+    }
+    if (!clickhouse && !upstream?.url && !flagOption(input, 'create') && !existsSync(path)) {
       const what = db === undefined ? 'The default database' : 'Invalid --db:';
       throw new UsageError(
         `${what} ${JSON.stringify(path)} does not exist; load data into it with \`mdq ingest\`, or give --create to serve an empty store`,
@@ -201,6 +233,8 @@ export const serveCommand: CommandDef = {
     const { startServerThread } = await import('../../server/thread.js');
     const server = await startServerThread({
       db: path,
+      ...(clickhouse && { store }),
+      ...(cluster !== undefined && { cluster }),
       host: input.options.get('host') ?? '127.0.0.1',
       port,
       queryCacheBytes,

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gunzipSync, constants as zlibConstants } from 'node:zlib';
 import { startOfDay } from '../../dates/time-zone.js';
-import type { Store } from '../store/store.js';
+import type { DuckDbStore } from '../store/duckdb-store.js';
 import { IngestError } from './ingest-error.js';
 import { isoDate } from './local-time.js';
 import { csvError, type PreparedSource } from './native-ticks.js';
@@ -118,7 +118,7 @@ const COLUMN_TYPES: Readonly<Record<string, string>> = {
  * @throws IngestError naming `file:line` for a bad header or malformed row (unless `continueOnError`).
  */
 export async function ingestFlatFiles(
-  store: Store,
+  store: DuckDbStore,
   files: readonly string[],
   options: FlatFileOptions = {},
 ): Promise<IngestSummary> {
@@ -192,7 +192,7 @@ interface FlatSource {
   resolution: 'day' | 'minute' | undefined;
 }
 
-async function prepare(store: Store, src: FlatSource): Promise<PreparedSource> {
+async function prepare(store: DuckDbStore, src: FlatSource): Promise<PreparedSource> {
   const { file, names, layout, sink } = src;
   const raw = `temp.main.${src.raw}`;
   const types = names.map((n) => `'${n}': '${COLUMN_TYPES[n] ?? 'VARCHAR'}'`).join(', ');
@@ -304,7 +304,7 @@ const MAX_NS = 7_258_118_400_000_000_000n;
 const INT_LIST = '^\\[?\\s*(-?[0-9]+\\s*(,\\s*-?[0-9]+\\s*)*)?\\]?$';
 
 /** Day bars start at midnight of the market's zone; any other start means minute bars. */
-async function inferResolution(store: Store, raw: string): Promise<'day' | 'minute'> {
+async function inferResolution(store: DuckDbStore, raw: string): Promise<'day' | 'minute'> {
   const limit = 5000;
   const starts = await store.all<{ t: bigint; utc: boolean }>(
     `SELECT DISTINCT window_start // 1000000 AS t, (ticker LIKE 'C:%' OR ticker LIKE 'X:%') AS utc FROM ${raw} LIMIT ${limit + 1}`,

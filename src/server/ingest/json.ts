@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { AbortError } from '../../core/errors.js';
-import type { SqlValue, Store } from '../store/store.js';
+import type { DuckDbStore } from '../store/duckdb-store.js';
+import type { SqlValue } from '../store/store.js';
 import { IngestError, isIngestError } from './ingest-error.js';
 import type { IngestOptions, IngestSummary } from './run-jobs.js';
 import { emptyCounts, type RowCounts } from './staging.js';
@@ -195,7 +196,7 @@ export function recordRows(found: readonly Found[], file: string, kind?: JsonKin
  * Writes reference rows, replacing stored records with the same kind and id and splits of the same
  * ticker and date. Run inside the caller's transaction.
  */
-export async function writeRecordRows(store: Store, rows: RecordRows): Promise<void> {
+export async function writeRecordRows(store: DuckDbStore, rows: RecordRows): Promise<void> {
   for (const r of rows.records) {
     await store.run('INSERT OR REPLACE INTO reference_records VALUES ($1, $2, $3, $4, $5)', [
       r.kind,
@@ -224,7 +225,7 @@ export async function writeRecordRows(store: Store, rows: RecordRows): Promise<v
  *   `kind`); with `continueOnError` such files are listed in the summary instead.
  */
 export async function ingestJson(
-  store: Store,
+  store: DuckDbStore,
   files: readonly string[],
   options: JsonIngestOptions = {},
 ): Promise<JsonIngestSummary> {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { Store } from '../store/store.js';
+import type { DuckDbStore } from '../store/duckdb-store.js';
 import { IngestError } from './ingest-error.js';
 import { parseLeanFile } from './lean-parsers.js';
 import { classifyLeanPath, NEW_YORK } from './lean-paths.js';
@@ -94,7 +94,7 @@ function walk(dir: string, out: string[], passedOver: PassedOver[]): void {
  * @throws IngestError naming `file[!entry]:line` for a malformed file (unless `continueOnError`).
  */
 export async function ingestLean(
-  store: Store,
+  store: DuckDbStore,
   dir: string,
   options: IngestOptions = {},
 ): Promise<IngestSummary> {

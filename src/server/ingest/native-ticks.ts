@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import type { Store } from '../store/store.js';
+import type { DuckDbStore } from '../store/duckdb-store.js';
 import { IngestError, type IngestLocation } from './ingest-error.js';
 import { exchangeSqlCase, saleConditions } from './lean-codes.js';
 import { type LeanDate, wallClockOffsets } from './local-time.js';
@@ -19,9 +19,9 @@ import { entryDamage, gzipOfDeflated, inflateFailure, type RawZipEntry } from '.
 export interface NativeSource {
   table: 'trades' | 'quotes' | 'bars';
   /** Loads and checks the staged file, returning a SELECT that yields the table's columns in order. */
-  prepare(store: Store): Promise<PreparedSource>;
+  prepare(store: DuckDbStore): Promise<PreparedSource>;
   /** Drops what `prepare` created. */
-  cleanup(store: Store): Promise<void>;
+  cleanup(store: DuckDbStore): Promise<void>;
 }
 
 /** A checked source: its SELECT, the time range it covers, and what it replaces in the store. */
@@ -136,7 +136,7 @@ type StagedTicks =
   | { path: string; numbered: false; deflated: RawZipEntry };
 
 async function prepare(
-  store: Store,
+  store: DuckDbStore,
   kind: NativeTickKind,
   staged: StagedTicks,
   raw: string,

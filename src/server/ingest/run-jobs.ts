@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, type Stats, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { AbortError } from '../../core/errors.js';
-import type { Store } from '../store/store.js';
+import type { DuckDbStore } from '../store/duckdb-store.js';
 import { IngestError, isIngestError } from './ingest-error.js';
 import { emptyCounts, INGEST_TABLES, type RowCounts, type RowSink, Staging } from './staging.js';
 
@@ -106,7 +106,7 @@ async function hashFile(path: string): Promise<string> {
  * Ingests each job's file in its own transaction, skipping content already ingested (by sha256).
  */
 export async function runIngestJobs(
-  store: Store,
+  store: DuckDbStore,
   jobs: readonly IngestJob[],
   unrecognised: string[],
   options: IngestOptions,

@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DuckDbStore } from '../store/duckdb-store.js';
 import type {
   BarRow,
   OpenInterestRow,
@@ -10,7 +11,7 @@ import type {
   TickerHistoryRow,
   TickerRow,
 } from '../store/rows.js';
-import type { SqlValue, Store } from '../store/store.js';
+import type { SqlValue } from '../store/store.js';
 import { RowProblem } from './ingest-error.js';
 import type { NativeSource, PreparedSource } from './native-ticks.js';
 
@@ -194,7 +195,7 @@ export class Staging implements RowSink {
   private natives: NativeSource[] = [];
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: DuckDbStore,
     private readonly dir: string,
     /** Tickers and contracts the store holds: most files name known ones, which then cost no SQL. */
     private readonly known: { tickers: Set<string>; contracts: Set<string> },
@@ -204,7 +205,7 @@ export class Staging implements RowSink {
   private readonly removeOnExit = () => rmSync(this.dir, { recursive: true, force: true });
 
   /** Creates the staging folder (removed by `close`, or when the process exits before). */
-  static async create(store: Store): Promise<Staging> {
+  static async create(store: DuckDbStore): Promise<Staging> {
     const tickers = await store.all<{ ticker: string }>('SELECT ticker FROM tickers');
     const contracts = await store.all<{ ticker: string }>('SELECT ticker FROM option_contracts');
     const staging = new Staging(store, mkdtempSync(join(tmpdir(), 'mdq-ingest-')), {
@@ -546,7 +547,7 @@ export function readStaged(path: string, table: BulkTable): string {
 
 /** Multi-row `VALUES` inserts, a few hundred rows per statement. */
 async function insertRows(
-  store: Store,
+  store: DuckDbStore,
   head: string,
   casts: readonly string[],
   rows: readonly SqlValue[][],

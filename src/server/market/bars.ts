@@ -1,6 +1,6 @@
 import { NEW_YORK } from '../../dates/time-zone.js';
 import { nyseHolidays } from '../calendar/index.js';
-import type { Columns, Store } from '../store/store.js';
+import type { Columns, SqlDialect, Store } from '../store/store.js';
 import { storeFact } from './facts.js';
 import { splitFactorSql, splitSteps } from './splits.js';
 import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from './time-zone.js';
@@ -182,70 +182,69 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
     kinds?.length === 1 &&
     kinds[0] === baseKind &&
     (await barsOnTheirStarts(store, q.ticker, baseKind, baseMs));
+  const d = store.dialect;
   const keyOf = (column: string, scale: number) =>
     utcKeys
-      ? `${column} // ${BigInt(baseMs) * BigInt(scale)}`
-      : `(${column} + ${offsetSql(segments, column, scale)}) // ${BigInt(baseMs) * BigInt(scale)}`;
+      ? d.intDiv(column, `${BigInt(baseMs) * BigInt(scale)}`)
+      : d.intDiv(`${column} + ${offsetSql(segments, column, scale)}`, `${BigInt(baseMs) * BigInt(scale)}`);
   const dayOfKey = utcKeys
-    ? `(bkey * ${baseMs} + ${offsetSql(segments, `bkey * ${baseMs}`)}) // ${DAY_MS}`
+    ? d.intDiv(`k * ${baseMs} + ${offsetSql(segments, `k * ${baseMs}`)}`, `${DAY_MS}`)
     : intraday
-      ? `(bkey * ${baseMs}) // ${DAY_MS}`
-      : 'bkey';
-  // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
-  // constant within a base aggregate and applies to the few aggregated rows, not to every tick. A query
-  // that needs one source reads only it.
-  const source =
-    only === 'ticks'
-      ? 'ticks'
-      : only === 'bars'
-        ? 'stored'
-        : '(SELECT * FROM ticks UNION ALL SELECT * FROM stored)';
+      ? d.intDiv(`k * ${baseMs}`, `${DAY_MS}`)
+      : 'k';
+  // The subqueries name their columns apart from the stored ones (k, ko, kh…), as ClickHouse reads an
+  // alias equal to a column name inside its own expression as the alias.
   const adjust = (column: string, op: '/' | '*', f: string) =>
     steps.length === 0 ? column : `${column} ${op} ${f}`;
   // A US stock's day takes its open, high, low and close from the regular session when anything traded
   // in it (extended-hours trades update only the volume), its volume, vw and count from the whole day.
   const session =
-    !intraday && regularSessionSplit(q.ticker) ? sessionSql(segments, rangeStart, rangeEnd) : undefined;
-  const price = (agg: string, value: string, inSession: string) =>
-    session
-      ? `coalesce(${agg.replace('$', value)} FILTER (WHERE ${inSession}), ${agg.replace('$', value)})`
-      : agg.replace('$', value);
+    !intraday && regularSessionSplit(q.ticker) ? sessionSql(d, segments, rangeStart, rangeEnd) : undefined;
+  const price = (agg: string, inSession: string) => (session ? d.preferWhere(agg, inSession) : agg);
   const tickInSession = session ? session('sip_timestamp', 1_000_000, '1') : '';
   const barInSession = session ? session('t', 1, RESOLUTION_LENGTH_SQL) : '';
-  const sql = `
-    WITH ticks AS (
-      SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS bkey,
-             ${price(`arg_min($, ${TICK_ORDER})`, 'price', tickInSession)} AS o,
-             ${price('max($)', 'price', tickInSession)} AS h, ${price('min($)', 'price', tickInSession)} AS l,
-             ${price(`arg_max($, ${TICK_ORDER})`, 'price', tickInSession)} AS c, sum(size) AS v,
-             sum(price * size) AS pv, count(*)::DOUBLE AS n, TRUE AS alln
+  const ticks = `
+      SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS k,
+             ${price(d.argMin('price', TICK_ORDER), tickInSession)} AS ko,
+             ${price('max(price)', tickInSession)} AS kh, ${price('min(price)', tickInSession)} AS kl,
+             ${price(d.argMax('price', TICK_ORDER), tickInSession)} AS kc, sum(size) AS kv,
+             sum(price * size) AS kpv, ${d.double('count(*)')} AS kn, 1 = 1 AS kall
         FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
-       GROUP BY bkey),
-    stored AS (${
-      asStored
-        ? `
-      SELECT ${rank(baseKind)} AS rk, ${keyOf('t', 1)} AS bkey, o, h, l, c, v,
-             coalesce(vw, (h + l + c) / 3) * v AS pv, n::DOUBLE AS n, n IS NOT NULL AS alln
+       GROUP BY k`;
+  const stored = asStored
+    ? `
+      SELECT ${rank(baseKind)} AS rk, ${keyOf('t', 1)} AS k, o AS ko, h AS kh, l AS kl, c AS kc, v AS kv,
+             coalesce(vw, (h + l + c) / 3) * v AS kpv, ${d.double('n')} AS kn, n IS NOT NULL AS kall
         FROM bars WHERE ticker = $1 AND resolution = '${baseKind}' AND t >= $4 AND t < $5`
-        : `
-      SELECT CASE resolution ${barKinds.map((k) => `WHEN '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
-             ${keyOf('t', 1)} AS bkey, ${price('arg_min($, t)', 'o', barInSession)} AS o,
-             ${price('max($)', 'h', barInSession)} AS h, ${price('min($)', 'l', barInSession)} AS l,
-             ${price('arg_max($, t)', 'c', barInSession)} AS c,
-             sum(v) AS v, sum(coalesce(vw, (h + l + c) / 3) * v) AS pv, sum(n)::DOUBLE AS n,
-             count(n) = count(*) AS alln
+    : `
+      SELECT CASE ${barKinds.map((k) => `WHEN resolution = '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
+             ${keyOf('t', 1)} AS k, ${price(d.argMin('o', 't'), barInSession)} AS ko,
+             ${price('max(h)', barInSession)} AS kh, ${price('min(l)', barInSession)} AS kl,
+             ${price(d.argMax('c', 't'), barInSession)} AS kc,
+             sum(v) AS kv, sum(coalesce(vw, (h + l + c) / 3) * v) AS kpv, ${d.double('sum(n)')} AS kn,
+             count(n) = count(*) AS kall
         FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
          AND t >= $4 AND t < $5
-       GROUP BY rk, bkey`
-    }),
-    base AS (SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM ${source}
-              WHERE bkey >= $7 AND bkey < $8),
-    chosen AS (SELECT * FROM base ${singleSource ? '' : `QUALIFY rk = min(rk) OVER (PARTITION BY ${dayOfKey})`})
-    SELECT c.bkey::DOUBLE AS bkey, ${adjust('c.o', '/', 'c.f')} AS o, ${adjust('c.h', '/', 'c.f')} AS h,
-           ${adjust('c.l', '/', 'c.f')} AS l, ${adjust('c.c', '/', 'c.f')} AS c, ${adjust('c.v', '*', 'c.f')} AS v,
-           c.pv, c.n, c.alln
-      FROM chosen c
-     ORDER BY c.bkey ${q.sort === 'desc' ? 'DESC' : 'ASC'}
+       GROUP BY rk, k`;
+  // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
+  // constant within a base aggregate and applies to the few aggregated rows, not to every tick. A query
+  // that needs one source reads only it.
+  // Both range pairs stay bound when one source is left out: DuckDB wants every parameter used.
+  const source =
+    only === 'ticks'
+      ? `SELECT * FROM (${ticks}) WHERE $4 <= $5`
+      : only === 'bars'
+        ? `SELECT * FROM (${stored}) WHERE $2 <= $3`
+        : `${ticks} UNION ALL ${stored}`;
+  const base = `SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM (${source})
+              WHERE k >= $7 AND k < $8`;
+  const chosen = singleSource ? base : d.leastRankPer(base, dayOfKey);
+  const sql = `
+    SELECT ${d.double('ch.k')} AS bkey, ${adjust('ch.ko', '/', 'ch.f')} AS o, ${adjust('ch.kh', '/', 'ch.f')} AS h,
+           ${adjust('ch.kl', '/', 'ch.f')} AS l, ${adjust('ch.kc', '/', 'ch.f')} AS c, ${adjust('ch.kv', '*', 'ch.f')} AS v,
+           ch.kpv AS pv, ch.kn AS n, ch.kall AS alln
+      FROM (${chosen}) ch
+     ORDER BY ch.k ${q.sort === 'desc' ? 'DESC' : 'ASC'}
      LIMIT $6`;
 
   const windowOf = intraday
@@ -350,7 +349,10 @@ async function firstSpanDays(
       : only === 'bars'
         ? [bars(2), ms]
         : [`SELECT (${ticks}) + (${bars(4)})`, [...ns, ...ms]];
-  const c = await store.columns<{ n: number }>(`SELECT (${sql})::DOUBLE AS n`, [ticker, ...params]);
+  const c = await store.columns<{ n: number }>(`SELECT ${store.dialect.double(`(${sql})`)} AS n`, [
+    ticker,
+    ...params,
+  ]);
   const stored = c.n[0] ?? 0;
   if (stored < rows) return days;
   return Math.min(days, Math.max(1, Math.ceil((days * SPAN_MARGIN * rows) / stored)));
@@ -360,7 +362,8 @@ async function firstSpanDays(
 function tickHours(store: Store, ticker: string): Promise<readonly number[]> {
   return storeFact(store, `tick hours ${ticker}`, async () => {
     const c = await store.columns<{ h: number }>(
-      'SELECT DISTINCT (sip_timestamp // 3600000000000)::DOUBLE AS h FROM trades WHERE ticker = $1 ORDER BY h',
+      `SELECT DISTINCT ${store.dialect.double(store.dialect.intDiv('sip_timestamp', '3600000000000'))} AS h
+         FROM trades WHERE ticker = $1 ORDER BY h`,
       [ticker],
     );
     return c.h;
@@ -389,7 +392,7 @@ async function storedKinds(store: Store, ticker: string): Promise<readonly strin
 function barsOnTheirStarts(store: Store, ticker: string, resolution: string, ms: number): Promise<boolean> {
   return storeFact(store, `${resolution} bars on their starts ${ticker}`, async () => {
     const c = await store.columns<{ ok: boolean }>(
-      'SELECT coalesce(bool_and(t % $2 = 0), TRUE) AS ok FROM bars WHERE ticker = $1 AND resolution = $3',
+      `SELECT coalesce(${store.dialect.boolAnd('t % $2 = 0')}, 1 = 1) AS ok FROM bars WHERE ticker = $1 AND resolution = $3`,
       [ticker, BigInt(ms), resolution],
     );
     return c.ok[0] === true;
@@ -533,9 +536,9 @@ function rowVw(b: Columns<BaseRow>, i: number): number {
   return ((b.h[i] as number) + (b.l[i] as number) + (b.c[i] as number)) / 3;
 }
 
-/** The length in ms of a stored bar, by its resolution. */
-const RESOLUTION_LENGTH_SQL = `CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000
-  WHEN 'hour' THEN 3600000 ELSE 86400000 END`;
+/** The length in ms of a stored bar, by its resolution (`CASE resolution WHEN` gives NULL in ClickHouse 18.16). */
+const RESOLUTION_LENGTH_SQL = `CASE WHEN resolution = 'second' THEN 1000 WHEN resolution = 'minute' THEN 60000
+  WHEN resolution = 'hour' THEN 3600000 ELSE 86400000 END`;
 
 /** Whether `ticker`'s days have a regular session apart from extended hours: US stocks. */
 function regularSessionSplit(ticker: string): boolean {
@@ -549,6 +552,7 @@ function regularSessionSplit(ticker: string): boolean {
  * text.
  */
 function sessionSql(
+  d: SqlDialect,
   segments: readonly OffsetSegment[],
   start: number,
   end: number,
@@ -568,7 +572,7 @@ function sessionSql(
     const close =
       early.length === 0
         ? ms(16 * HOUR_MS)
-        : `CASE WHEN ${local} // ${day} IN (${early.join(', ')}) THEN ${ms(13 * HOUR_MS)} ELSE ${ms(16 * HOUR_MS)} END`;
+        : `CASE WHEN ${d.intDiv(local, `${day}`)} IN (${early.join(', ')}) THEN ${ms(13 * HOUR_MS)} ELSE ${ms(16 * HOUR_MS)} END`;
     return `(${tod} + ${length} > ${ms(9.5 * HOUR_MS)} AND ${tod} < ${close})`;
   };
 }

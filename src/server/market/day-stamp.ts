@@ -27,11 +27,15 @@ export async function dayBarStamp(
   const end = startOfDay(addDays(date, 1), tz);
   if (!ticker.startsWith('X:')) return end - 1;
   if (kind === 'previous') return end;
+  const d = store.dialect;
   const rows = await store.all<{ t: number | null }>(
-    `SELECT greatest(
-        (SELECT max(t) FROM bars WHERE ticker = $1 AND resolution IN ('second', 'minute') AND t >= $2 AND t < $3),
-        (SELECT max(sip_timestamp) // 1000000 FROM trades
-          WHERE ticker = $1 AND sip_timestamp >= $2 * 1000000 AND sip_timestamp < $3 * 1000000))::DOUBLE AS t`,
+    `SELECT ${d.double(
+      d.greatest(
+        `(SELECT ${d.maxOrNull('t')} FROM bars WHERE ticker = $1 AND resolution IN ('second', 'minute') AND t >= $2 AND t < $3)`,
+        `(SELECT ${d.intDiv(d.maxOrNull('sip_timestamp'), '1000000')} FROM trades
+          WHERE ticker = $1 AND sip_timestamp >= $2 * 1000000 AND sip_timestamp < $3 * 1000000)`,
+      ),
+    )} AS t`,
     [ticker, BigInt(start), BigInt(end)],
   );
   const last = rows[0]?.t;

@@ -60,8 +60,8 @@ export interface BarQuote {
   ask: number;
 }
 
-const RESOLUTION_MS = `CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000
-  WHEN 'hour' THEN 3600000 ELSE 86400000 END`;
+const RESOLUTION_MS = `CASE WHEN resolution = 'second' THEN 1000 WHEN resolution = 'minute' THEN 60000
+  WHEN resolution = 'hour' THEN 3600000 ELSE 86400000 END`;
 
 /**
  * The closing quote of the latest quote bar of `ticker` ending at or before `atMs` (finest resolution
@@ -73,7 +73,7 @@ export async function lastQuoteBar(
   atMs: number,
 ): Promise<BarQuote | undefined> {
   const rows = await store.all<BarQuote>(
-    `SELECT (t + ${RESOLUTION_MS} - 1)::DOUBLE AS t, t::DOUBLE AS start, bid_c AS bid, ask_c AS ask FROM quote_bars
+    `SELECT ${store.dialect.double(`t + ${RESOLUTION_MS} - 1`)} AS t, ${store.dialect.double('t')} AS start, bid_c AS bid, ask_c AS ask FROM quote_bars
       WHERE ticker = $1 AND bid_c IS NOT NULL AND ask_c IS NOT NULL AND t + ${RESOLUTION_MS} - 1 <= $2
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],
@@ -88,7 +88,7 @@ export async function lastBarClose(
   atMs: number,
 ): Promise<{ t: number; price: number } | undefined> {
   const rows = await store.all<{ t: number; price: number }>(
-    `SELECT (t + ${RESOLUTION_MS} - 1)::DOUBLE AS t, c AS price FROM bars
+    `SELECT ${store.dialect.double(`t + ${RESOLUTION_MS} - 1`)} AS t, c AS price FROM bars
       WHERE ticker = $1 AND t + ${RESOLUTION_MS} - 1 <= $2
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],
@@ -98,9 +98,14 @@ export async function lastBarClose(
 
 /** The first instant (Unix ms) with data for `ticker` (ticks or bars), or undefined. */
 export async function firstDataTime(store: Store, ticker: string): Promise<number | undefined> {
+  const d = store.dialect;
   const rows = await store.all<{ t: number | null }>(
-    `SELECT least((SELECT min(t) FROM bars WHERE ticker = $1),
-                  (SELECT min(sip_timestamp) // 1000000 FROM trades WHERE ticker = $1))::DOUBLE AS t`,
+    `SELECT ${d.double(
+      d.least(
+        `(SELECT ${d.minOrNull('t')} FROM bars WHERE ticker = $1)`,
+        `(SELECT ${d.intDiv(d.minOrNull('sip_timestamp'), '1000000')} FROM trades WHERE ticker = $1)`,
+      ),
+    )} AS t`,
     [ticker],
   );
   const t = rows[0]?.t;

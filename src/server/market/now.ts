@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.js';
-import { IS_FUTURES_SQL, isStoredFuturesTicker } from './futures-tickers.js';
+import type { SqlDialect, Store } from '../store/store.js';
+import { FUTURES_TICKER_PATTERN, isStoredFuturesTicker } from './futures-tickers.js';
 
 /** The asset classes, each with a "now" of its own. */
 export type AssetClass = 'stocks' | 'options' | 'indices' | 'fx' | 'crypto' | 'futures';
@@ -25,10 +25,14 @@ export interface DataTimes {
   readonly latest?: number;
 }
 
-const CLASS_SQL = `CASE WHEN ${IS_FUTURES_SQL} THEN 'futures' WHEN starts_with(ticker, 'O:') THEN 'options' WHEN starts_with(ticker, 'I:') THEN 'indices'
-  WHEN starts_with(ticker, 'C:') THEN 'fx' WHEN starts_with(ticker, 'X:') THEN 'crypto' ELSE 'stocks' END`;
-const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' THEN 59999
-  WHEN 'hour' THEN 3599999 ELSE 86399999 END`;
+const classSql = (d: SqlDialect) => {
+  const starts = (prefix: string) => `substring(ticker, 1, 2) = '${prefix}'`;
+  return `CASE WHEN length(ticker) = 4 AND ${d.regexMatch('ticker', `'${FUTURES_TICKER_PATTERN}'`)} THEN 'futures'
+  WHEN ${starts('O:')} THEN 'options' WHEN ${starts('I:')} THEN 'indices' WHEN ${starts('C:')} THEN 'fx'
+  WHEN ${starts('X:')} THEN 'crypto' ELSE 'stocks' END`;
+};
+const BAR_END_SQL = `t + CASE WHEN resolution = 'second' THEN 999 WHEN resolution = 'minute' THEN 59999
+  WHEN resolution = 'hour' THEN 3599999 ELSE 86399999 END`;
 
 /**
  * The latest instant each asset class has data for: its last tick or the last moment covered by its
@@ -36,18 +40,28 @@ const BAR_END_SQL = `t + CASE resolution WHEN 'second' THEN 999 WHEN 'minute' TH
  * data: one long daily series (years of an index's closes) must not move the snapshots of every class
  * to a time when nothing else traded. The server's "now" per class when no `--now` is given.
  */
+/**
+ * The query of {@link latestDataTimes}, in nested subqueries (ClickHouse 18.16 has no `WITH` queries).
+ * Grouped by ticker first (few of them), classified after: the class test then runs once per ticker.
+ */
+function sql(d: SqlDialect): string {
+  const tickTime = d.nullableDouble(d.intDiv('max(sip_timestamp)', '1000000'));
+  const none = d.nullableDouble('NULL');
+  const barEnd = (table: string) =>
+    `SELECT ticker, ${d.nullableDouble(d.aggWhere(`max(${BAR_END_SQL})`, "resolution <> 'day'"))},
+            ${d.nullableDouble(d.aggWhere(`max(${BAR_END_SQL})`, "resolution = 'day'"))} FROM ${table} GROUP BY ticker`;
+  return `SELECT cls, ${d.double('max(intraday)')} AS intraday, ${d.double('max(daily)')} AS daily FROM (
+     SELECT ${classSql(d)} AS cls, intraday, daily FROM (
+       SELECT ticker, ${tickTime} AS intraday, ${none} AS daily FROM trades GROUP BY ticker
+       UNION ALL SELECT ticker, ${tickTime}, ${none} FROM quotes GROUP BY ticker
+       UNION ALL ${barEnd('bars')}
+       UNION ALL ${barEnd('quote_bars')}))
+   GROUP BY cls`;
+}
+
 export async function latestDataTimes(store: Store): Promise<DataTimes> {
   const rows = await store.all<{ cls: AssetClass; intraday: number | null; daily: number | null }>(
-    // Grouped by ticker first (few of them), classified after: the class test then runs once per ticker.
-    `WITH t AS (
-       SELECT ticker, max(sip_timestamp) // 1000000 AS intraday, NULL::BIGINT AS daily FROM trades GROUP BY ticker
-       UNION ALL SELECT ticker, max(sip_timestamp) // 1000000, NULL FROM quotes GROUP BY ticker
-       UNION ALL SELECT ticker, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
-                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM bars GROUP BY ticker
-       UNION ALL SELECT ticker, max(${BAR_END_SQL}) FILTER (WHERE resolution <> 'day'),
-                        max(${BAR_END_SQL}) FILTER (WHERE resolution = 'day') FROM quote_bars GROUP BY ticker),
-     c AS (SELECT ${CLASS_SQL} AS cls, intraday, daily FROM t)
-     SELECT cls, max(intraday)::DOUBLE AS intraday, max(daily)::DOUBLE AS daily FROM c GROUP BY cls`,
+    sql(store.dialect),
   );
   const byClass: Partial<Record<AssetClass, number>> = {};
   let latest: number | undefined;

@@ -2,7 +2,7 @@ import type { DecodedValue } from '../../core/wire-values.js';
 import { tickers } from '../../operations/reference.js';
 import { Where } from '../listing/where.js';
 import type { OptionContractRow, TickerRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { SqlDialect, Store } from '../store/store.js';
 
 /** Decoded request values by wire name, as routes hand them over. */
 export type Values = ReadonlyMap<string, DecodedValue>;
@@ -49,9 +49,11 @@ const TICKER_SORT_COLUMNS: ReadonlySet<string> = new Set<string>(
   ),
 );
 
-const TICKER_COLUMNS = `ticker, name, market, locale, type, active, primary_exchange, currency_name, currency_symbol,
-  base_currency_symbol, base_currency_name, strftime(list_date, '%Y-%m-%d') AS list_date,
-  strftime(delisted_utc, '%Y-%m-%dT%H:%M:%SZ') AS delisted_utc`;
+const tickerColumns = (
+  d: SqlDialect,
+) => `ticker, name, market, locale, type, active, primary_exchange, currency_name,
+  currency_symbol, base_currency_symbol, base_currency_name, ${d.dateText('list_date')} AS list_date,
+  ${d.timestampText('delisted_utc')} AS delisted_utc`;
 
 /** `/v3/reference/tickers` rows: every ticker but option contracts (the service lists those elsewhere). */
 export function listTickers(store: Store, v: Values, page: OffsetWindow): Promise<TickerRow[]> {
@@ -74,7 +76,7 @@ export function listTickers(store: Store, v: Values, page: OffsetWindow): Promis
   const column = TICKER_SORT_COLUMNS.has(sortKey) ? sortKey : 'ticker';
   const order = direction(v.get('order'), 'asc');
   return store.all<TickerRow>(
-    `SELECT ${TICKER_COLUMNS} FROM tickers${where} ORDER BY ${column} ${order} NULLS LAST, ticker ${order}
+    `SELECT ${tickerColumns(store.dialect)} FROM tickers${where} ORDER BY ${column} ${order} NULLS LAST, ticker ${order}
       ${window(page)}`,
     where.params,
   );
@@ -83,7 +85,10 @@ export function listTickers(store: Store, v: Values, page: OffsetWindow): Promis
 /** One ticker's row (not an option contract's), or undefined. */
 export async function tickerRow(store: Store, ticker: string): Promise<TickerRow | undefined> {
   const where = new Where().add('ticker = ?', ticker).raw("market <> 'options'");
-  const rows = await store.all<TickerRow>(`SELECT ${TICKER_COLUMNS} FROM tickers${where}`, where.params);
+  const rows = await store.all<TickerRow>(
+    `SELECT ${tickerColumns(store.dialect)} FROM tickers${where}`,
+    where.params,
+  );
   return rows[0];
 }
 

@@ -53,10 +53,14 @@ export async function previousSessionBar(
 ): Promise<SessionBar | undefined> {
   const tz = marketTimeZone(ticker);
   const dayStart = startOfDay(dayOf(beforeMs, tz), tz);
+  const d = store.dialect;
   const rows = await store.all<{ t: number | null }>(
-    `SELECT greatest(
-        (SELECT max(t) FROM bars WHERE ticker = $1 AND t < $2),
-        (SELECT max(sip_timestamp) // 1000000 FROM trades WHERE ticker = $1 AND sip_timestamp < $3))::DOUBLE AS t`,
+    `SELECT ${d.double(
+      d.greatest(
+        `(SELECT ${d.maxOrNull('t')} FROM bars WHERE ticker = $1 AND t < $2)`,
+        `(SELECT ${d.intDiv(d.maxOrNull('sip_timestamp'), '1000000')} FROM trades WHERE ticker = $1 AND sip_timestamp < $3)`,
+      ),
+    )} AS t`,
     [ticker, BigInt(dayStart), BigInt(dayStart) * 1_000_000n],
   );
   const t = rows[0]?.t;

@@ -23,7 +23,7 @@ export function splitSteps(store: Store, ticker: string): Promise<readonly Split
 
 async function readSplitSteps(store: Store, ticker: string): Promise<readonly SplitStep[]> {
   const rows = await store.all<{ d: string; split_from: number; split_to: number }>(
-    `SELECT strftime(execution_date, '%Y-%m-%d') AS d, split_from, split_to
+    `SELECT ${store.dialect.dateText('execution_date')} AS d, split_from, split_to
        FROM splits WHERE ticker = $1 AND split_from > 0 AND split_to > 0
       ORDER BY execution_date DESC`,
     [ticker],

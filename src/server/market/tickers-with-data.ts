@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import { IS_FUTURES_SQL } from './futures-tickers.js';
+import { FUTURES_TICKER_PATTERN } from './futures-tickers.js';
 
 /**
  * Tickers of one market (by prefix; '' for US stocks, futures contracts excluded) with any data in
@@ -11,11 +11,16 @@ export async function tickersWithData(
   startMs: number,
   endMs: number,
 ): Promise<string[]> {
+  const d = store.dialect;
   const match =
-    prefix === '' ? `ticker NOT SIMILAR TO '[A-Z]:.*' AND NOT ${IS_FUTURES_SQL}` : 'starts_with(ticker, $3)';
+    prefix === ''
+      ? `NOT ${d.regexMatch('ticker', "'^[A-Z]:'")} AND NOT (length(ticker) = 4 AND ${d.regexMatch('ticker', `'${FUTURES_TICKER_PATTERN}'`)})`
+      : 'substring(ticker, 1, length($3)) = $3';
   const rows = await store.all<{ ticker: string }>(
-    `SELECT ticker FROM bars WHERE t >= $1 AND t < $2 AND ${match}
-     UNION SELECT ticker FROM trades WHERE sip_timestamp >= $1 * 1000000 AND sip_timestamp < $2 * 1000000 AND ${match}
+    // DISTINCT over UNION ALL: ClickHouse 18.16 has no plain UNION.
+    `SELECT DISTINCT ticker FROM (
+       SELECT ticker FROM bars WHERE t >= $1 AND t < $2 AND ${match}
+       UNION ALL SELECT ticker FROM trades WHERE sip_timestamp >= $1 * 1000000 AND sip_timestamp < $2 * 1000000 AND ${match})
      ORDER BY ticker`,
     prefix === '' ? [BigInt(startMs), BigInt(endMs)] : [BigInt(startMs), BigInt(endMs), prefix],
   );

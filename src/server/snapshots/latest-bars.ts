@@ -2,7 +2,7 @@ import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/store.js';
 
 const LENGTH_SQL =
-  "CASE resolution WHEN 'second' THEN 1000 WHEN 'minute' THEN 60000 WHEN 'hour' THEN 3600000 ELSE 86400000 END";
+  "CASE WHEN resolution = 'second' THEN 1000 WHEN resolution = 'minute' THEN 60000 WHEN resolution = 'hour' THEN 3600000 ELSE 86400000 END";
 
 /** A quote bar's closing bid and ask. */
 export interface QuoteBarClose {
@@ -40,7 +40,7 @@ export async function latestQuoteBars(
     `SELECT ticker, t, resolution, bid_c, bid_size, ask_c, ask_size FROM quote_bars
       WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND t + ${LENGTH_SQL} <= $2
       QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY t + ${LENGTH_SQL} DESC,
-        CASE resolution WHEN 'second' THEN 0 WHEN 'minute' THEN 1 WHEN 'hour' THEN 2 ELSE 3 END) = 1`,
+        CASE WHEN resolution = 'second' THEN 0 WHEN resolution = 'minute' THEN 1 WHEN resolution = 'hour' THEN 2 ELSE 3 END) = 1`,
     [listValue(tickers), BigInt(Math.floor(nowMs))],
   );
   const length: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };

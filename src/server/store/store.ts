@@ -1,31 +1,29 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import {
-  DOUBLE,
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBPreparedStatement,
-  type DuckDBResultReader,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import type { DuckDBValue } from '@duckdb/node-api';
 
-/** How `Store.open` opens the database file. */
-export interface StoreOpenOptions {
+/**
+ * What the server's routes and `market/` code ask of a store. Two stores implement it: the embedded
+ * DuckDB file (`DuckDbStore`) and a ClickHouse server or cluster (`ClickHouseStore`). Both hold the same
+ * tables with the same columns (see `schema.ts`); the few SQL expressions whose spelling differs between
+ * the two are asked of `dialect`, so the queries themselves are written once.
+ */
+export interface Store {
+  /** Where the data lives, for log lines: a file path, or a server's URL without its password. */
+  readonly location: string;
+  /** Nothing changes the data while the store is open, so facts about it can be kept. */
+  readonly readOnly: boolean;
+  /** The store's spelling of the expressions that differ between stores. */
+  readonly dialect: SqlDialect;
+  /** Runs a query with `$1`-style parameters and returns every row as an object (BIGINT as `bigint`). */
+  all<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**
-   * Open without write access: no migration runs, and the file must already exist at the current
-   * `SCHEMA_VERSION`. Several read-only processes may share one file (the test suite's store).
-   * @default false
+   * Runs a query and returns its result by column: one array per column name, in row order. Cheaper
+   * than {@link all} for large results (no object per row).
    */
-  readOnly?: boolean;
-  /**
-   * Connections that answer `all()` on a read-only store, so that concurrent queries (one per HTTP
-   * request) run side by side instead of queueing behind one connection. A writable store always has
-   * exactly one connection: its transactions and appenders need every statement on the same one.
-   * @default 4
-   */
-  readConnections?: number;
+  columns<T extends Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<Columns<T>>;
+  /** Runs a statement. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<void>;
+  /** Releases the store's connections. */
+  close(): void | Promise<void>;
 }
 
 /** A value bound to a `$1`-style SQL parameter. */
@@ -35,224 +33,41 @@ export type SqlValue = DuckDBValue;
 export type Columns<T extends Record<string, unknown>> = { readonly [K in keyof T]: readonly T[K][] };
 
 /**
- * The embedded DuckDB store. Opens (or creates) one database file, migrates it to `SCHEMA_VERSION`, and
- * runs parameterised SQL. Rows come back as plain objects (BIGINT as `bigint`).
+ * The SQL expressions whose spelling differs between the stores. Arguments are SQL text written by the
+ * server's code (never a request's value); each function returns SQL text.
  */
-export class Store {
-  /** Connections free to run a read (read-only stores only; empty otherwise). */
-  private readonly idle: DuckDBConnection[] = [];
-  /** Reads waiting for a free connection, first come first served. */
-  private readonly waiting: ((conn: DuckDBConnection) => void)[] = [];
-  /** Every connection to close, the main one first. */
-  private readonly connections: DuckDBConnection[];
-  /** Statements prepared on each read connection, by SQL text, least recently used first. */
-  private readonly prepared = new Map<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
-
-  private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly conn: DuckDBConnection,
-    /** Path of the database file, or `:memory:`. */
-    readonly path: string,
-    /** The connections that answer reads, the main one included (empty: the main one alone). */
-    readers: readonly DuckDBConnection[],
-  ) {
-    this.connections = [conn, ...readers.filter((r) => r !== conn)];
-    this.idle.push(...readers);
-    this.readOnly = readers.length > 0;
-  }
-
-  /** Opened read-only: nothing changes the data while it is open, so facts about it can be kept. */
-  readonly readOnly: boolean;
-
+export interface SqlDialect {
+  readonly name: 'duckdb' | 'clickhouse';
+  /** Integer division rounding towards minus infinity for the non-negative values stored. */
+  intDiv(a: string, b: string): string;
+  /** `x` as a DOUBLE / Float64. */
+  double(x: string): string;
+  /** The value of `value` on the row with the least (`argMin`) or greatest (`argMax`) `key`. */
+  argMin(value: string, key: string): string;
+  argMax(value: string, key: string): string;
   /**
-   * Opens the store at `path` (`:memory:` for a throw-away store) and migrates it; with `readOnly`,
-   * checks its schema version instead.
+   * The aggregate call `agg` (as this dialect spells it, e.g. `max(price)`) over the rows meeting
+   * `cond` when there are any, else over all rows.
    */
-  static async open(path: string, options: StoreOpenOptions = {}): Promise<Store> {
-    const readOnly = options.readOnly === true;
-    if (path !== ':memory:' && !readOnly) mkdirSync(dirname(path), { recursive: true });
-    const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
-    const conn = await instance.connect();
-    const readers: DuckDBConnection[] = [];
-    if (readOnly) {
-      // The main connection reads too; the others only read.
-      readers.push(conn);
-      const count = Math.max(1, Math.floor(options.readConnections ?? 4));
-      try {
-        for (let i = 1; i < count; i++) readers.push(await instance.connect());
-      } catch (e) {
-        for (const c of readers) c.closeSync();
-        instance.closeSync();
-        throw e;
-      }
-    }
-    const store = new Store(instance, conn, path, readers);
-    try {
-      if (readOnly) await store.checkVersion();
-      else await store.migrate();
-    } catch (e) {
-      store.close();
-      throw e;
-    }
-    return store;
-  }
-
-  private async checkVersion(): Promise<void> {
-    const rows = await this.all<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
-    const version = rows[0] ? Number(rows[0].value) : 0;
-    if (version !== SCHEMA_VERSION) {
-      throw new Error(`${this.path} has schema version ${version}; this mdq reads version ${SCHEMA_VERSION}`);
-    }
-  }
-
-  private async migrate(): Promise<void> {
-    await this.conn.run('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
-    const rows = await this.all<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
-    let version = rows[0] ? Number(rows[0].value) : 0;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(`${this.path} has schema version ${version}; this mdq knows up to ${SCHEMA_VERSION}`);
-    }
-    while (version < SCHEMA_VERSION) {
-      await this.transaction(async () => {
-        await this.conn.run(MIGRATIONS[version] as string);
-        await this.run(
-          "INSERT INTO meta VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          [String(version + 1)],
-        );
-      });
-      version++;
-    }
-  }
-
-  /** Runs a query and returns every row as an object. */
-  all<T = Record<string, unknown>>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return this.read(sql, params, (reader) => reader.getRowObjects() as T[]);
-  }
-
-  /**
-   * Runs a query and returns its result by column: one array per column name, in row order. Cheaper
-   * than {@link all} for large results (no object per row).
-   */
-  columns<T extends Record<string, unknown>>(
-    sql: string,
-    params: readonly SqlValue[] = [],
-  ): Promise<Columns<T>> {
-    return this.read(sql, params, (reader) => {
-      const columns = reader.getColumnsObject();
-      // An empty result has no chunks, from which the columns are read: name them all the same.
-      for (const name of reader.columnNames()) columns[name] ??= [];
-      return columns as unknown as Columns<T>;
-    });
-  }
-
-  /**
-   * Runs a read on a free connection with its statement kept prepared; a writable store's reads run on
-   * its one connection, prepared afresh.
-   */
-  private async read<R>(
-    sql: string,
-    params: readonly SqlValue[],
-    take: (reader: DuckDBResultReader) => R,
-  ): Promise<R> {
-    const types = bindTypes(params);
-    if (!this.readOnly) {
-      return take(await this.conn.runAndReadAll(sql, params as SqlValue[], types));
-    }
-    const conn =
-      this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
-    try {
-      const statement = await this.statement(conn, sql);
-      if (!statement) return take(await conn.runAndReadAll(sql, params as SqlValue[], types));
-      if (params.length > 0) statement.bind(params as SqlValue[], types);
-      return take(await statement.runAndReadAll());
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next(conn);
-      else this.idle.push(conn);
-    }
-  }
-
-  /**
-   * The statement for `sql` prepared on `conn` (a read connection), prepared on first use and kept:
-   * a read-only store's catalog cannot change, and a repeated query then skips parsing and planning
-   * (a quarter of the time of an aggregate over a day of minute bars). Undefined for SQL that does not
-   * prepare as one statement, which then runs as before.
-   */
-  private async statement(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
-    let kept = this.prepared.get(conn);
-    if (!kept) {
-      kept = new Map();
-      this.prepared.set(conn, kept);
-    }
-    const known = kept.get(sql);
-    if (known) {
-      kept.delete(sql);
-      kept.set(sql, known);
-      return known;
-    }
-    let statement: DuckDBPreparedStatement;
-    try {
-      statement = await conn.prepare(sql);
-    } catch {
-      return undefined;
-    }
-    kept.set(sql, statement);
-    if (kept.size > PREPARED_PER_CONNECTION) {
-      const [oldest, old] = kept.entries().next().value as [string, DuckDBPreparedStatement];
-      kept.delete(oldest);
-      old.destroySync();
-    }
-    return statement;
-  }
-
-  /** Runs a statement. */
-  async run(sql: string, params: readonly SqlValue[] = []): Promise<void> {
-    await this.conn.run(sql, params as SqlValue[], bindTypes(params));
-  }
-
-  /** The underlying connection, for bulk work (appenders) inside ingest. */
-  get connection(): DuckDBConnection {
-    return this.conn;
-  }
-
-  /** Runs `fn` in one transaction: everything it writes lands, or nothing does. */
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    await this.conn.run('BEGIN TRANSACTION');
-    try {
-      const result = await fn();
-      await this.conn.run('COMMIT');
-      return result;
-    } catch (e) {
-      await this.conn.run('ROLLBACK');
-      throw e;
-    }
-  }
-
-  /** Closes the connections and the database. */
-  close(): void {
-    for (const kept of this.prepared.values()) for (const statement of kept.values()) statement.destroySync();
-    this.prepared.clear();
-    for (const c of this.connections) c.closeSync();
-    this.instance.closeSync();
-  }
-}
-
-/** Statements kept per read connection (see `Store.statement`): routes run a few dozen distinct queries. */
-const PREPARED_PER_CONNECTION = 64;
-
-/**
- * Types for binding `params`. DuckDB binds a whole JS number as BIGINT, so one beyond the int64 range
- * (a request's `strike_price=1e20`) would fail the query; such numbers are bound as DOUBLE instead.
- * Undefined when every parameter binds as inferred.
- */
-function bindTypes(params: readonly SqlValue[]): DuckDBType[] | undefined {
-  // An undefined entry leaves that parameter's type to inference (the typings say otherwise).
-  let types: (DuckDBType | undefined)[] | undefined;
-  params.forEach((p, i) => {
-    if (typeof p === 'number' && Number.isInteger(p) && !Number.isSafeInteger(p)) {
-      types ??= new Array(params.length).fill(undefined);
-      types[i] = DOUBLE;
-    }
-  });
-  return types as DuckDBType[] | undefined;
+  preferWhere(agg: string, cond: string): string;
+  /** The rows of the query `base` whose `rk` is the least among the rows of the same `day` expression. */
+  leastRankPer(base: string, day: string): string;
+  /** True when `x` holds on every row (aggregate). */
+  boolAnd(x: string): string;
+  /** `agg` over the rows meeting `cond` only, NULL when none does. */
+  aggWhere(agg: string, cond: string): string;
+  /** max / min of `x` (a time: never 0) in a scalar subquery, for {@link greatest} and {@link least}. */
+  maxOrNull(x: string): string;
+  minOrNull(x: string): string;
+  /** The greater / lesser of two `maxOrNull`/`minOrNull` values, ignoring a missing one; NULL when both are. */
+  greatest(a: string, b: string): string;
+  least(a: string, b: string): string;
+  /** `x` as a nullable DOUBLE (so that UNION ALL branches agree). */
+  nullableDouble(x: string): string;
+  /** True when the text `x` matches the regular expression `pattern` (SQL text). */
+  regexMatch(x: string, pattern: string): string;
+  /** A DATE as `YYYY-MM-DD` text. */
+  dateText(x: string): string;
+  /** A TIMESTAMP (UTC) as `YYYY-MM-DDTHH:MM:SSZ` text. */
+  timestampText(x: string): string;
 }

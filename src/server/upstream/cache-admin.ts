@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { marketTimeZone } from '../market/time-zone.js';
-import type { Store } from '../store/store.js';
+import type { DuckDbStore as Store } from '../store/duckdb-store.js';
 import { type CoverageRow, coverageRows } from './coverage.js';
 import { coveredRows } from './store-fetched.js';
 

@@ -1,4 +1,5 @@
-import type { SqlValue, Store } from '../store/store.js';
+import type { DuckDbStore as Store } from '../store/duckdb-store.js';
+import type { SqlValue } from '../store/store.js';
 
 /**
  * The `coverage` table: which days of which ticker and kind the caching server has stored completely.

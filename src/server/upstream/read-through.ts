@@ -14,7 +14,7 @@ import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.
 import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
 import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } from '../market/windows.js';
-import type { Store } from '../store/store.js';
+import type { DuckDbStore as Store } from '../store/duckdb-store.js';
 import { dayStartMs, dayStartNs, parseRequest, routePattern, timestampBounds } from '../validate.js';
 import {
   ALL_DAYS,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { stringifyJson } from '../../core/json.js';
 import { parseJsonRecords, recordRows, writeRecordRows } from '../ingest/json.js';
 import { type BulkTable, readStaged } from '../ingest/staging.js';
-import type { SqlValue, Store } from '../store/store.js';
+import type { DuckDbStore as Store } from '../store/duckdb-store.js';
+import type { SqlValue } from '../store/store.js';
 import { dayStartMs } from '../validate.js';
 import { type CoverageKind, type DayRange, isLiveKind, isRecordKind, recordCoverage } from './coverage.js';
 

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { unzipSync, zipSync } from 'fflate';
 import { ingestFlatFiles } from '../../../src/server/ingest/flatfiles.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
-import type { Store } from '../../../src/server/store/store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { n, tempStore } from './helpers.js';
 
@@ -24,7 +24,7 @@ const RAW_DATABASE =
   /Conversion Error|Binder Error|Invalid Input Error|INTERNAL|Out of Range Error|Catalog Error/;
 
 describe('damaged inputs', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let root: string;
   let cleanup: () => void;
 

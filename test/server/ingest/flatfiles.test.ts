@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ingestFlatFiles } from '../../../src/server/ingest/flatfiles.js';
 import { isIngestError } from '../../../src/server/ingest/ingest-error.js';
-import type { Store } from '../../../src/server/store/store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { n, tempStore } from './helpers.js';
 
 const DAY = `ticker,volume,open,close,high,low,window_start,transactions
@@ -42,7 +42,7 @@ function records(csv: string): Record<string, string>[] {
 }
 
 describe('ingestFlatFiles', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let dir: string;
   const cleanups: (() => void)[] = [];
   const file = (rel: string, content: string, gzip = false): string => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { leanDir } from '../../support/shared.js';
 
 /**
@@ -20,9 +20,9 @@ export function leanSubset(paths: readonly string[]): { dir: string; cleanup: ()
 }
 
 /** A fresh store in its own temporary folder. */
-export async function tempStore(): Promise<{ store: Store; dir: string; cleanup: () => void }> {
+export async function tempStore(): Promise<{ store: DuckDbStore; dir: string; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-store-'));
-  const store = await Store.open(join(dir, 'test.duckdb'));
+  const store = await DuckDbStore.open(join(dir, 'test.duckdb'));
   return {
     store,
     dir,

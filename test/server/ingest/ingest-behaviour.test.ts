@@ -7,7 +7,7 @@ import { strToU8, zipSync } from 'fflate';
 import { isIngestError } from '../../../src/server/ingest/ingest-error.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
 import type { IngestProgress } from '../../../src/server/ingest/run-jobs.js';
-import type { Store } from '../../../src/server/store/store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { leanSubset, n, tempStore } from './helpers.js';
 
@@ -19,7 +19,7 @@ function writeZip(root: string, path: string, entry: string, text: string): stri
   return full;
 }
 
-async function tableCounts(store: Store): Promise<Record<string, number>> {
+async function tableCounts(store: DuckDbStore): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of [
     'trades',
@@ -40,7 +40,7 @@ async function tableCounts(store: Store): Promise<Record<string, number>> {
 }
 
 describe('ingest behaviour', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let root: string;
   const cleanups: (() => void)[] = [];
 

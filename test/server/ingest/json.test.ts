@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ingestJson } from '../../../src/server/ingest/json.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, recordedDir } from '../../support/shared.js';
 
 const DIVIDENDS = `${recordedDir}v3/reference/dividends.json`;
@@ -20,9 +20,9 @@ const SPLITS = `${recordedDir}v3/reference/splits.json`;
 
 const resultsOf = (file: string) => JSON.parse(readFileSync(file, 'utf8')).results;
 
-async function withStore(fn: (store: Store, dir: string) => Promise<void>): Promise<void> {
+async function withStore(fn: (store: DuckDbStore, dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-json-'));
-  const store = await Store.open(join(dir, 'db.duckdb'));
+  const store = await DuckDbStore.open(join(dir, 'db.duckdb'));
   try {
     await fn(store, dir);
   } finally {
@@ -31,7 +31,7 @@ async function withStore(fn: (store: Store, dir: string) => Promise<void>): Prom
   }
 }
 
-const count = async (store: Store, kind: string) =>
+const count = async (store: DuckDbStore, kind: string) =>
   Number(
     (await store.all<{ n: bigint }>('SELECT count(*) AS n FROM reference_records WHERE kind = $1', [kind]))[0]
       ?.n,

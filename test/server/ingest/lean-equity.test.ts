@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
 import type { IngestSummary } from '../../../src/server/ingest/run-jobs.js';
-import type { Store } from '../../../src/server/store/store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { leanSubset, n, onlyEntryRows, tempStore, wallToUtc } from './helpers.js';
 
@@ -20,7 +20,7 @@ const FILES = [
 ];
 
 describe('ingestLean: US equities', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let summary: IngestSummary;
   const cleanups: (() => void)[] = [];
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ingestLean, leanLayout } from '../../../src/server/ingest/lean.js';
-import type { Store } from '../../../src/server/store/store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir, marketDataDir } from '../../support/shared.js';
 import { n, onlyEntryRows, tempStore, wallToUtc } from './helpers.js';
 
@@ -23,7 +23,7 @@ const FILES = [
 const VIX = 'datahub-finance-vix/vix-daily.csv';
 
 describe('ingestLean: forex, crypto, indices and VIX', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let root: string;
   const cleanups: (() => void)[] = [];
 

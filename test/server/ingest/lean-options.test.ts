@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
-import type { Store } from '../../../src/server/store/store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { leanSubset, n, tempStore, wallToUtc, zipRows } from './helpers.js';
 
@@ -25,7 +25,7 @@ function tickerOfEntry(entry: string, underlying: string): string {
 }
 
 describe('ingestLean: options', () => {
-  let store: Store;
+  let store: DuckDbStore;
   const cleanups: (() => void)[] = [];
 
   before(async () => {

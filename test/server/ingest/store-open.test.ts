@@ -3,16 +3,16 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { defaultDbPath } from '../../../src/server/store/default-db-path.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { withStoreFile } from '../../support/store.js';
 
 describe('Store.open and defaultDbPath', () => {
   it('opens read-only after a writer closed, and refuses writes', async () => {
     await withStoreFile(async (path) => {
-      const writer = await Store.open(path);
+      const writer = await DuckDbStore.open(path);
       await writer.run("INSERT INTO tickers (ticker, market, locale) VALUES ('SPY', 'stocks', 'us')");
       writer.close();
-      const reader = await Store.open(path, { readOnly: true });
+      const reader = await DuckDbStore.open(path, { readOnly: true });
       try {
         assert.deepEqual(await reader.all('SELECT ticker FROM tickers'), [{ ticker: 'SPY' }]);
         await assert.rejects(
@@ -22,7 +22,7 @@ describe('Store.open and defaultDbPath', () => {
       } finally {
         reader.close();
       }
-      await assert.rejects(Store.open(join(dirname(path), 'missing.duckdb'), { readOnly: true }));
+      await assert.rejects(DuckDbStore.open(join(dirname(path), 'missing.duckdb'), { readOnly: true }));
     });
   });
 

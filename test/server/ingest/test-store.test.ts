@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { unzipSync } from 'fflate';
 import { IS_FUTURES_SQL } from '../../../src/server/market/futures-tickers.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir, marketDataDir, sharedDir } from '../../support/shared.js';
 import { openTestStore, testStorePath } from '../../support/store.js';
 import { n } from './helpers.js';
@@ -35,14 +35,14 @@ function zipLines(path: string): number {
 const futuresDir = join(sharedDir, 'marketdata-futures');
 
 describe('the prepared test store (whole market-data folder)', () => {
-  let store: Store | undefined;
+  let store: DuckDbStore | undefined;
   before(async () => {
-    if (existsSync(testStorePath)) store = await Store.open(testStorePath, { readOnly: true });
+    if (existsSync(testStorePath)) store = await DuckDbStore.open(testStorePath, { readOnly: true });
   });
   after(() => store?.close());
 
   /** The store, or undefined after skipping the test (no market data, or the store was not built). */
-  async function ready(t: TestContext): Promise<Store | undefined> {
+  async function ready(t: TestContext): Promise<DuckDbStore | undefined> {
     if (!hasShared(t, marketDataDir)) return undefined;
     if (!store) {
       // Skips with the reason (fails under CI).

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { intersect, Where } from '../../../src/server/listing/where.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 
-async function withRows(fn: (store: Store) => Promise<void>): Promise<void> {
-  const store = await Store.open(':memory:');
+async function withRows(fn: (store: DuckDbStore) => Promise<void>): Promise<void> {
+  const store = await DuckDbStore.open(':memory:');
   try {
     await store.run('CREATE TABLE t (ticker VARCHAR, ts BIGINT, seq BIGINT)');
     await store.run(`INSERT INTO t VALUES ('A', 1, 1), ('A', 1, 2), ('A', 2, 1), ('B', 2, 5), ('A', 3, 1)`);

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { type Bar, type BarQuery, queryBars } from '../../../src/server/market/bars.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { writeSyntheticMinuteBars } from '../../reliability/synthetic-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { fixtureStorePath } from '../app-fixture.js';
@@ -19,7 +19,7 @@ const MONDAY = Date.parse('2013-10-07T04:00:00Z');
 const UNPAGED = 1_000_000_000;
 
 /** Every page of `q`, following `nextFromMs` (ascending) or `nextToMs` (descending) to the end. */
-async function walk(store: Store, q: BarQuery): Promise<{ bars: Bar[]; counts: number[] }> {
+async function walk(store: DuckDbStore, q: BarQuery): Promise<{ bars: Bar[]; counts: number[] }> {
   const bars: Bar[] = [];
   const counts: number[] = [];
   let page = q;
@@ -38,7 +38,7 @@ async function walk(store: Store, q: BarQuery): Promise<{ bars: Bar[]; counts: n
  * The pages of `q` join up to its unpaged answer; each holds at most `limit` base aggregates and, but
  * for the last, more than `limit` less the most one window can hold (else the next window would fit).
  */
-async function assertPagesJoin(store: Store, q: BarQuery, perWindow: number): Promise<number> {
+async function assertPagesJoin(store: DuckDbStore, q: BarQuery, perWindow: number): Promise<number> {
   const whole = await queryBars(store, { ...q, limit: UNPAGED });
   const paged = await walk(store, q);
   assertSameBars(paged.bars, whole.bars);
@@ -55,7 +55,7 @@ async function assertPagesJoin(store: Store, q: BarQuery, perWindow: number): Pr
  * one window holds as many base aggregates as that limit (`perWindow` of them at most): such a window is
  * scanned whole, and the pages around it are not full.
  */
-async function assertPagesJoinInto(store: Store, unpaged: BarQuery, pages: number, perWindow: number) {
+async function assertPagesJoinInto(store: DuckDbStore, unpaged: BarQuery, pages: number, perWindow: number) {
   const { queryCount } = await queryBars(store, unpaged);
   const limit = Math.max(1, Math.ceil(queryCount / pages));
   if (perWindow >= limit) return;
@@ -75,9 +75,9 @@ const WINDOW_BASES: Record<string, number> = {
 };
 
 describe('paged aggregate bars of the real data join up to the unpaged answer', () => {
-  let store: Store | undefined;
+  let store: DuckDbStore | undefined;
   before(async () => {
-    if (existsSync(leanDir)) store = await Store.open(await fixtureStorePath(), { readOnly: true });
+    if (existsSync(leanDir)) store = await DuckDbStore.open(await fixtureStorePath(), { readOnly: true });
   });
   after(() => store?.close());
 
@@ -105,7 +105,7 @@ describe('paged aggregate bars of the real data join up to the unpaged answer', 
         fc.asyncProperty(query, async ({ spanMinutes, pages, ...rest }) => {
           const unpaged = { ...rest, toMs: rest.fromMs + spanMinutes * 60_000, limit: UNPAGED } as BarQuery;
           const perWindow = (WINDOW_BASES[unpaged.timespan] as number) * unpaged.multiplier;
-          await assertPagesJoinInto(store as Store, unpaged, pages, perWindow);
+          await assertPagesJoinInto(store as DuckDbStore, unpaged, pages, perWindow);
         }),
         { numRuns: 40 },
       );
@@ -129,7 +129,7 @@ describe('paged aggregate bars of the real data join up to the unpaged answer', 
       fc.asyncProperty(query, async ({ spanDays, pages, ...rest }) => {
         const unpaged = { ...rest, toMs: rest.fromMs + spanDays * DAY, limit: UNPAGED } as BarQuery;
         const perWindow = (WINDOW_BASES[unpaged.timespan] as number) * unpaged.multiplier;
-        await assertPagesJoinInto(store as Store, unpaged, pages, perWindow);
+        await assertPagesJoinInto(store as DuckDbStore, unpaged, pages, perWindow);
       }),
       { numRuns: 40 },
     );
@@ -137,10 +137,10 @@ describe('paged aggregate bars of the real data join up to the unpaged answer', 
 });
 
 describe('paging a year of minute bars', () => {
-  let store: Store;
+  let store: DuckDbStore;
   let written = 0;
   before(async () => {
-    store = await Store.open(':memory:');
+    store = await DuckDbStore.open(':memory:');
     written = await writeSyntheticMinuteBars(store, '2023-01-02', '2023-12-29');
   });
   after(() => store.close());
@@ -169,11 +169,11 @@ describe('paging a year of minute bars', () => {
 });
 
 describe('paging across DST changes', () => {
-  let store: Store;
+  let store: DuckDbStore;
   // Every minute around the clock over the days of New York's changes of 2023 (March 12, November 5).
   const days = [Date.parse('2023-03-11T05:00:00Z'), Date.parse('2023-11-04T04:00:00Z')];
   before(async () => {
-    store = await Store.open(':memory:');
+    store = await DuckDbStore.open(':memory:');
     for (const start of days) {
       await store.run(
         `INSERT INTO bars SELECT 'DST', 'minute', $1 + m * 60000, 100 + m % 7, 101 + m % 7, 99, 100, 10, NULL, 1

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { type BarQuery, queryBars, tickCoverage } from '../../../src/server/market/bars.js';
 import { offsetSegments } from '../../../src/server/market/time-zone.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
 import { fixtureStorePath } from '../app-fixture.js';
@@ -16,7 +16,7 @@ const HOUR = 3_600_000;
 const MONDAY = Date.parse('2013-10-07T04:00:00Z');
 
 /** The same store, as if it could change: it answers every query from all sources. */
-function writable(store: Store): Store {
+function writable(store: DuckDbStore): DuckDbStore {
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop === 'readOnly') return false;
@@ -27,9 +27,9 @@ function writable(store: Store): Store {
 }
 
 describe('queryBars on a read-only store skips sources it knows cannot answer', () => {
-  let store: Store | undefined;
+  let store: DuckDbStore | undefined;
   before(async () => {
-    if (existsSync(leanDir)) store = await Store.open(await fixtureStorePath(), { readOnly: true });
+    if (existsSync(leanDir)) store = await DuckDbStore.open(await fixtureStorePath(), { readOnly: true });
   });
   after(() => store?.close());
 
@@ -38,7 +38,7 @@ describe('queryBars on a read-only store skips sources it knows cannot answer', 
     assert.equal(store.readOnly, true);
     const cover = (ticker: string, from: number, to: number) =>
       tickCoverage(
-        store as Store,
+        store as DuckDbStore,
         ticker,
         offsetSegments(NEW_YORK, from - 86_400_000, to + 86_400_000),
         from,
@@ -91,7 +91,7 @@ describe('queryBars on a read-only store skips sources it knows cannot answer', 
       await fc.assert(
         fc.asyncProperty(query, async ({ spanMinutes, ...rest }) => {
           const q = { ...rest, toMs: rest.fromMs + spanMinutes * 60_000 } as BarQuery;
-          const kept = await queryBars(store as Store, q);
+          const kept = await queryBars(store as DuckDbStore, q);
           const every = await queryBars(all, q);
           assert.deepEqual({ ...kept, bars: [] }, { ...every, bars: [] });
           assertSameBars(kept.bars, every.bars);
@@ -105,7 +105,7 @@ describe('queryBars on a read-only store skips sources it knows cannot answer', 
 describe('queryBars passes bars stored at the base resolution through only when each is on its start', () => {
   test('a minute bar off the start of its minute is combined with the others of that minute', async () => {
     await withStoreFile(async (path) => {
-      const writer = await Store.open(path);
+      const writer = await DuckDbStore.open(path);
       const at = (hhmmss: string) => Date.parse(`2024-03-04T${hhmmss}Z`);
       // EVEN: one bar per minute, each on its start. ODD: the same, plus a bar at 15:00:30.
       for (const [ticker, times] of [
@@ -120,7 +120,7 @@ describe('queryBars passes bars stored at the base resolution through only when 
         }
       }
       writer.close();
-      const store = await Store.open(path, { readOnly: true });
+      const store = await DuckDbStore.open(path, { readOnly: true });
       try {
         const query = (ticker: string): BarQuery => ({
           ticker,
@@ -156,7 +156,7 @@ describe('queryBars passes bars stored at the base resolution through only when 
 
   test('windows on the local clock keep the repeated hour of a DST change as the grouped query does', async () => {
     await withStoreFile(async (path) => {
-      const writer = await Store.open(path);
+      const writer = await DuckDbStore.open(path);
       // Every minute from 04:00 to 08:00 UTC on 2023-11-05: New York's 01:00 to 02:00 happens twice.
       const start = Date.parse('2023-11-05T04:00:00Z');
       await writer.run(
@@ -165,7 +165,7 @@ describe('queryBars passes bars stored at the base resolution through only when 
         [BigInt(start)],
       );
       writer.close();
-      const store = await Store.open(path, { readOnly: true });
+      const store = await DuckDbStore.open(path, { readOnly: true });
       try {
         for (const [multiplier, timespan] of [
           [2, 'hour'],

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { approxBytes } from '../../../src/server/approx-bytes.js';
 import { cachingStore, QueryCache } from '../../../src/server/market/cache.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 
 // A writable in-memory store stands in for a read-only one: writing through the underlying store shows
 // which answers come from the cache (they keep the old value).
 describe('cachingStore', () => {
-  let store: Store;
+  let store: DuckDbStore;
   before(async () => {
-    store = await Store.open(':memory:');
+    store = await DuckDbStore.open(':memory:');
     await store.run('CREATE TABLE kv (k INTEGER, v DOUBLE)');
     await store.run('INSERT INTO kv SELECT i, i * 1.5 FROM range(20) r(i)');
   });

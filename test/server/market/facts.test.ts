@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { storeFact } from '../../../src/server/market/facts.js';
 import { splitSteps } from '../../../src/server/market/splits.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { withStoreFile } from '../../support/store.js';
 
 describe('storeFact', () => {
   test('a read-only store computes each fact once; a writable one each time; failures are not kept', async () => {
     await withStoreFile(async (path) => {
-      const writable = await Store.open(path);
+      const writable = await DuckDbStore.open(path);
       await writable.run("INSERT INTO splits VALUES ('ABC', DATE '2020-06-03', 1, 4)");
       let runs = 0;
       const count = () => Promise.resolve(++runs);
@@ -23,7 +23,7 @@ describe('storeFact', () => {
       );
       writable.close();
 
-      const readOnly = await Store.open(path, { readOnly: true });
+      const readOnly = await DuckDbStore.open(path, { readOnly: true });
       try {
         assert.equal(readOnly.readOnly, true);
         runs = 0;

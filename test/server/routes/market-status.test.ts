@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { describe, it, type TestContext } from 'node:test';
 import { restClient } from '@polygon.io/client-js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, recordedDir } from '../../support/shared.js';
 import { responseValidator } from './snapshot-fixture.js';
 
 /** A server over an empty store: market status depends on "now" and the calendar only. */
 async function statusServer(t: TestContext, now: string): Promise<RunningServer> {
-  const store = await Store.open(':memory:');
+  const store = await DuckDbStore.open(':memory:');
   const server = await startServer({ store, port: 0, now, log: () => {} });
   t.after(async () => {
     await server.close();

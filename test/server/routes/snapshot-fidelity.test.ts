@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { restClient } from '@polygon.io/client-js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir, referenceDir } from '../../support/shared.js';
 import { openTestStore, withStoreFile } from '../../support/store.js';
 import { get, leanRows, responseValidator, snapshotServer } from './snapshot-fixture.js';
@@ -121,7 +121,7 @@ describe('quotes and trades a snapshot shows', () => {
   it('a crypto last trade is a stored trade, in /v1/last/crypto and in the snapshot', async (t) => {
     if (!hasShared(t, referenceDir)) return;
     await withStoreFile(async (path) => {
-      const writer = await Store.open(path);
+      const writer = await DuckDbStore.open(path);
       const at = Date.UTC(2018, 3, 5, 11, 59, 30, 250);
       await writer.run(
         `INSERT INTO trades (ticker, sip_timestamp, participant_timestamp, sequence_number, price, size,

@@ -9,13 +9,13 @@ import { test } from 'node:test';
 import { buildWebPage, webPageIsStale } from '../../../scripts/build-web-page.js';
 import { createApp } from '../../../src/server/app.js';
 import { startServer } from '../../../src/server/index.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { loadWebPage, webPagePath } from '../../../src/server/web-page.js';
 import { withStoreFile } from '../../support/store.js';
 
 async function app(t: import('node:test').TestContext, apiKeys?: string[]) {
   if (webPageIsStale()) await buildWebPage();
-  const store = await Store.open(':memory:');
+  const store = await DuckDbStore.open(':memory:');
   t.after(() => store.close());
   return createApp({ store, now: async () => 0, log: () => {} }, apiKeys ? { apiKeys } : {});
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseJson } from '../../../src/core/json.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
 import { type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
 import { openTestStore, withStoreFile } from '../../support/store.js';
@@ -188,7 +189,7 @@ describe('caching server (startServer upstream)', () => {
         assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
         assert.ok(logged.some((l) => /stored \d+ trades of IBM for 2013-10-07\.\.2013-10-07/.test(l)));
 
-        const status = await cacheStatus(cache.store);
+        const status = await cacheStatus(cache.store as DuckDbStore);
         assert.ok(status.ranges.some((r) => r.ticker === 'IBM' && r.kind === 'quotes' && r.final));
         await cache.close();
         servers.splice(servers.indexOf(cache), 1);

@@ -5,7 +5,7 @@ import { isInvalidParameterError } from '../../../src/core/errors.js';
 import { parseJson } from '../../../src/core/json.js';
 import { createApp } from '../../../src/server/app.js';
 import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { Store } from '../../../src/server/store/store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
 import { ReadThrough } from '../../../src/server/upstream/read-through.js';
 import { parseRate, type UpstreamOptions } from '../../../src/server/upstream/upstream-options.js';
@@ -22,7 +22,7 @@ import { openTestStore, withStoreFile } from '../../support/store.js';
 const TWO_PAGES = '/v3/quotes/IBM?timestamp=2013-10-08&limit=10';
 
 interface Rig {
-  lean: Store;
+  lean: DuckDbStore;
   upstream: RunningServer;
   proxy: ScriptedProxy;
   cache: RunningServer;
@@ -67,7 +67,7 @@ async function get(base: string, path: string, init?: RequestInit) {
   return { status: res.status, text, body: parseJson(text) as any, headers: res.headers };
 }
 
-const count = async (store: Store, sql: string) =>
+const count = async (store: DuckDbStore, sql: string) =>
   Number((await store.all<{ n: bigint }>(`SELECT count(*) AS n FROM (${sql})`))[0]?.n);
 
 describe('caching server and its upstream', () => {
@@ -101,8 +101,8 @@ describe('caching server and its upstream', () => {
       assert.equal(typeof a.body.request_id, 'string');
       assert.match(a.body.error, /upstream service answered 429.*nothing of this request was stored/);
       assert.equal(a.headers.get('retry-after'), '30');
-      assert.equal(await count(cache.store, 'SELECT * FROM trades'), 0);
-      assert.equal(await count(cache.store, 'SELECT * FROM coverage'), 0);
+      assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM trades'), 0);
+      assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
     });
   });
 
@@ -118,15 +118,15 @@ describe('caching server and its upstream', () => {
         assert.equal(failed.body.status, 'ERROR');
         assert.equal(typeof failed.body.error, 'string');
         assert.equal(proxy.seen.length, 2);
-        assert.equal(await count(cache.store, 'SELECT * FROM quotes'), 0);
-        assert.equal(await count(cache.store, 'SELECT * FROM coverage'), 0);
+        assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM quotes'), 0);
+        assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
 
         proxy.script = () => 'forward';
         const ok = await get(cache.url, TWO_PAGES);
         assert.equal(ok.status, 200, ok.text);
         assert.equal(ok.body.results.length, 10);
         const day = `SELECT * FROM quotes WHERE ticker = 'IBM' AND sip_timestamp >= ${BigInt(Date.UTC(2013, 9, 8, 4)) * 1_000_000n} AND sip_timestamp < ${BigInt(Date.UTC(2013, 9, 9, 4)) * 1_000_000n}`;
-        const stored = await count(cache.store, day);
+        const stored = await count(cache.store as DuckDbStore, day);
         assert.equal(stored, await count(lean, day));
         assert.ok(stored > 50_000);
         assert.equal(proxy.seen.length, 4);
@@ -158,7 +158,7 @@ describe('caching server and its upstream', () => {
       }
       for (const text of [a.text, b.text, c.text, ...logged])
         assert.ok(!text.includes('UPSTREAM-SECRET'), text);
-      const path = cache.store.path;
+      const path = (cache.store as DuckDbStore).path;
       await cache.close();
       assert.ok(!readFileSync(path).includes('UPSTREAM-SECRET-KEY'));
     });
@@ -171,7 +171,7 @@ describe('caching server and its upstream', () => {
     const proxy = await startScriptedProxy(up.url);
     try {
       await withStoreFile(async (db) => {
-        const store = await Store.open(db);
+        const store = await DuckDbStore.open(db);
         // 2013-10-08 at 11:00 in New York: the 7th has ended, the 8th has not.
         let now = Date.UTC(2013, 9, 8, 15);
         const layer = new ReadThrough(
@@ -242,7 +242,7 @@ describe('caching server and its upstream', () => {
     const proxy = await startScriptedProxy(up.url);
     try {
       await withStoreFile(async (db) => {
-        const store = await Store.open(db);
+        const store = await DuckDbStore.open(db);
         let now = Date.UTC(2013, 9, 8, 15);
         const layer = new ReadThrough(
           store,
