@@ -265,7 +265,7 @@ describe('futures in the local server', () => {
     assert.deepEqual([es.status, es.body.results], [200, []]);
   });
 
-  test('week, month, quarter and year candles are built from the daily bars (sessions)', async (t) => {
+  test('several-session, week, month, quarter and year candles are built from the daily bars (sessions)', async (t) => {
     if (skip || !hasShared(t, futuresRoot)) return;
     const daily = rawEntries('future/cme/daily/es_trade.zip', 'ES').get('ESZ3') as string[][];
     const day = 86_400_000;
@@ -281,6 +281,15 @@ describe('futures in the local server', () => {
           1,
         ),
       '1year': (ms) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1),
+      // Three trading dates (weekdays) a candle, counted from Monday 1970-01-05; a Sunday stamp is
+      // Monday's session.
+      '3session': (ms) => {
+        let d = Math.floor(ms / day);
+        if ((d - 4) % 7 === 6) d += 1;
+        const index = Math.floor((d - 4) / 7) * 5 + ((d - 4) % 7);
+        const first = index - (index % 3);
+        return (Math.floor(first / 5) * 7 + (first % 5) + 4) * day;
+      },
     };
     for (const [resolution, start] of Object.entries(startOf)) {
       const expected = new Map<number, number[]>();
@@ -347,7 +356,7 @@ describe('futures in the local server', () => {
     const quotes = await get('/futures/v1/quotes/GCZ3');
     assert.deepEqual([quotes.status, quotes.body.results], [200, []]);
     for (const path of [
-      '/futures/v1/aggs/ESZ3?resolution=2session',
+      '/futures/v1/aggs/ESZ3?resolution=10000session',
       '/futures/v1/aggs/ESZ3?resolution=60sec',
       '/futures/v1/aggs/ESZ3?resolution=7days',
       '/futures/v1/trades/SPY',
@@ -419,10 +428,10 @@ describe('futures in the local server', () => {
     assert.equal(seconds.results.length, 3);
     assert.ok(seconds.results.every((r: any) => r.transactions > 0 && r.window_start % 30e9 === 0));
     const bad = await api
-      .aggregatesV1({ ticker: 'GCZ3', resolution: '2session' })
+      .aggregatesV1({ ticker: 'GCZ3', resolution: '12month' })
       .catch((e: any) => e.response);
     assert.equal(bad.status, 400);
-    assert.match(bad.data.error, /resolution "2session".*1session/);
+    assert.match(bad.data.error, /resolution.*12month.*1-11month/);
     const badTicker = await api.getFuturesV1TradesTicker({ ticker: 'GC2025' }).catch((e: any) => e.response);
     assert.equal(badTicker.status, 400);
     assert.match(badTicker.data.error, /GC2025/);

@@ -226,12 +226,13 @@ export interface FuturesCandle {
 
 /**
  * A candle size the local server computes: from which stored data (trade ticks, minute, hour or daily
- * bars), and its windows: `size` ms long from `offset` ms past 1970-01-01 UTC (`unit: 'ms'`), or `size`
- * calendar months from January 1970 (`unit: 'month'`).
+ * bars), and its windows: `size` ms long from `offset` ms past 1970-01-01 UTC (`unit: 'ms'`), `size`
+ * calendar months from January 1970 (`unit: 'month'`), or `size` trading dates (weekdays) from Monday
+ * 1970-01-05 (`unit: 'session'`).
  */
 export interface FuturesWindow {
   source: 'tick' | 'minute' | 'hour' | 'day';
-  unit: 'ms' | 'month';
+  unit: 'ms' | 'month' | 'session';
   size: number;
   offset: number;
 }
@@ -259,18 +260,33 @@ export function futuresWindow(resolution: string): FuturesWindow | string {
     if (m?.[2] === 'sec' && n <= 59) return fixed('tick', n * 1000);
     if (m?.[2] === 'min' && n <= 59) return fixed('minute', n * 60_000);
     if (m?.[2] === 'hour' && n <= 23) return fixed('hour', n * 3_600_000);
+    // One session is the daily bar as stamped; several count trading dates.
     if (m?.[2] === 'session' && n === 1) return fixed('day', DAY_MS);
+    if (m?.[2] === 'session' && n <= 9999) return { source: 'day', unit: 'session', size: n, offset: 0 };
     if (m?.[2] === 'week' && n <= 9999) return fixed('day', n * 7 * DAY_MS, FIRST_SUNDAY_MS);
     if (m?.[2] === 'month' && n <= 11) return months(n);
     if (m?.[2] === 'quarter' && n <= 3) return months(3 * n);
     if (m?.[2] === 'year' && n <= 9999) return months(12 * n);
   }
-  return 'the local server computes 1-59sec (from trade ticks), 1-59min (from minute bars), 1-23hour (from hour bars), 1session (from daily bars) and 1-9999week, 1-11month, 1-3quarter, 1-9999year (from daily bars)';
+  return 'the local server computes 1-59sec (from trade ticks), 1-59min (from minute bars), 1-23hour (from hour bars), and 1-9999session, 1-9999week, 1-11month, 1-3quarter, 1-9999year (from daily bars)';
 }
 
-/** The start (ms) of the window holding the instant `ms`. */
+/** 1970-01-05, the first Monday: trading date 0 of several-session candles. */
+const FIRST_MONDAY_DAY = 4;
+
+/**
+ * The start (ms) of the window holding the instant `ms`. Several-session windows count trading dates
+ * (weekdays; a Saturday or Sunday stamp belongs to Monday's session, which opens Sunday evening) and
+ * start at UTC midnight of their first trading date.
+ */
 export function futuresWindowStart(w: FuturesWindow, ms: number): number {
   if (w.unit === 'ms') return ms - ((((ms - w.offset) % w.size) + w.size) % w.size);
+  if (w.unit === 'session') {
+    const days = Math.floor(ms / DAY_MS) - FIRST_MONDAY_DAY;
+    const index = Math.floor(days / 7) * 5 + Math.min(((days % 7) + 7) % 7, 5);
+    const first = index - (((index % w.size) + w.size) % w.size);
+    return (Math.floor(first / 5) * 7 + (first % 5) + FIRST_MONDAY_DAY) * DAY_MS;
+  }
   const d = new Date(ms);
   const index = d.getUTCFullYear() * 12 + d.getUTCMonth();
   const first = index - (index % w.size);
@@ -281,6 +297,13 @@ export function futuresWindowStart(w: FuturesWindow, ms: number): number {
 function windowStartSql(w: FuturesWindow, t: string): string {
   if (w.unit === 'ms') {
     return `(${t} - (((${t} - ${w.offset}) % ${w.size}) + ${w.size}) % ${w.size})`;
+  }
+  if (w.unit === 'session') {
+    // Stored data is after 1970-01-05: the divisions below are of positive numbers.
+    const days = `(${t} // ${DAY_MS} - ${FIRST_MONDAY_DAY})`;
+    const index = `(${days} // 7 * 5 + least(${days} % 7, 5))`;
+    const first = `(${index} - ${index} % ${w.size})`;
+    return `((${first} // 5 * 7 + ${first} % 5 + ${FIRST_MONDAY_DAY}) * ${DAY_MS})`;
   }
   const index = `(year(epoch_ms(${t})) * 12 + month(epoch_ms(${t})) - 1)`;
   const first = `(${index} - ${index} % ${w.size})`;
