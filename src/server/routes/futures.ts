@@ -80,7 +80,8 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
   }
   const limit = req.values.get('limit') as number;
   const asc = req.values.get('sort') === 'window_start.asc';
-  // Each bound snaps to the candle holding it: `gte`/`lt` compare candle starts.
+  // The exact value, `gt` and `gte` snap to the candle holding them (`gte` takes in that candle, `gt`
+  // starts after it); `lte` and `lt` compare candle starts.
   const snap = (ms: number) => futuresWindowStart(window, ms);
   let gte: number | undefined;
   let lt: number | undefined;
@@ -99,7 +100,8 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
   }
   const gtMs = startMs(req.values.get('window_start.gt'));
   if (gtMs !== undefined) lower(snap(gtMs) + 1);
-  lower(startMs(req.values.get('window_start.gte')));
+  const gteMs = startMs(req.values.get('window_start.gte'));
+  if (gteMs !== undefined) lower(snap(gteMs));
   const lteMs = startMs(req.values.get('window_start.lte'));
   if (lteMs !== undefined) upper(lteMs + 1);
   upper(startMs(req.values.get('window_start.lt')));
