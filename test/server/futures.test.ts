@@ -464,6 +464,10 @@ describe('futures in the local server', () => {
       contracts.results.map((c: any) => c.ticker),
       ['ESH0', 'ESH4', 'ESM0', 'ESM4', 'ESU0', 'ESU4', 'ESZ3', 'ESZ4'],
     );
+    const exchanges = (await v1.getExchanges()) as any;
+    const walked = (await vx.getExchanges({ limit: 1, allPages: true })) as any;
+    assert.ok(exchanges.results.length > 1);
+    assert.deepEqual(walked.results, exchanges.results);
     const products = (await vx.getProducts({ sector: 'precious' })) as any;
     assert.deepEqual(
       products.results.map((p: any) => p.product_code),
