@@ -94,7 +94,7 @@ export function streamServer(options: StreamServerOptions): StreamServer {
   const sourceOf = (market: StreamMarket) => {
     let s = sources.get(market);
     if (!s) {
-      s = new TickSource(options.store, market);
+      s = new TickSource(options.store, market, FEEDS[market]);
       sources.set(market, s);
     }
     return s;
