@@ -1,7 +1,7 @@
 import { InvalidParameterError } from '../core/errors.js';
 
 /** The service's stream clusters: one WebSocket path each (`wss://socket.massive.com/stocks`). */
-export const STREAM_MARKETS = ['stocks', 'options', 'forex', 'crypto', 'indices'] as const;
+export const STREAM_MARKETS = ['stocks', 'options', 'forex', 'crypto', 'indices', 'futures'] as const;
 export type StreamMarket = (typeof STREAM_MARKETS)[number];
 
 /** The channel prefixes of each market (`T.AAPL` subscribes to AAPL's trades). */
@@ -11,6 +11,7 @@ export const STREAM_CHANNELS: Readonly<Record<StreamMarket, readonly string[]>> 
   forex: ['C', 'CA', 'CAS', 'FMV'],
   crypto: ['XT', 'XQ', 'XA', 'XAS', 'XL2', 'FMV'],
   indices: ['V', 'A', 'AM'],
+  futures: ['T', 'Q', 'AM'],
 };
 
 /** A parsed channel: its prefix and its ticker (`*` for every ticker). */

@@ -199,6 +199,51 @@ export interface IndexAggregateEvent {
   e: number;
 }
 
+/** Futures trade (`T`). */
+export interface FuturesTradeEvent {
+  ev: 'T';
+  /** Contract, `ESZ3`. */
+  sym: string;
+  p: number;
+  s: number;
+  /** Unix ms. */
+  t: number;
+  /** Sequence number. */
+  q: number;
+}
+
+/** Futures best bid and offer (`Q`). */
+export interface FuturesQuoteEvent {
+  ev: 'Q';
+  sym: string;
+  bp: number;
+  bs: number;
+  /** When the bid was submitted, Unix ms. */
+  bt: number;
+  ap: number;
+  as: number;
+  /** When the ask was submitted, Unix ms. */
+  at: number;
+  t: number;
+}
+
+/** Futures aggregate per minute (`AM`). */
+export interface FuturesAggregateEvent {
+  ev: 'AM';
+  sym: string;
+  /** Volume (contracts) and dollar volume of the window. */
+  v: number;
+  dv: number;
+  o: number;
+  c: number;
+  h: number;
+  l: number;
+  /** Trades in the window, when known. */
+  n?: number;
+  s: number;
+  e: number;
+}
+
 /** A status message of the service. */
 export interface StatusEvent {
   ev: 'status';
@@ -220,6 +265,7 @@ export type CryptoEvent =
   | CryptoLevel2Event
   | FairMarketValueEvent;
 export type IndicesEvent = IndexValueEvent | IndexAggregateEvent;
+export type FuturesEvent = FuturesTradeEvent | FuturesQuoteEvent | FuturesAggregateEvent;
 
 /** The events of each market, by market name. */
 export interface MarketEvents {
@@ -228,6 +274,7 @@ export interface MarketEvents {
   forex: ForexEvent;
   crypto: CryptoEvent;
   indices: IndicesEvent;
+  futures: FuturesEvent;
 }
 
 /** Any event of any market. */

@@ -6,6 +6,7 @@ import type { StreamMarket } from './channels.js';
 import type {
   CryptoEvent,
   ForexEvent,
+  FuturesEvent,
   IndicesEvent,
   MarketEvents,
   OptionsEvent,
@@ -65,4 +66,12 @@ export function CryptoStream(apiKey?: string | null, options?: StreamOptions): M
 /** Index values (`V.I:SPX`) and their second and minute aggregates (`A`, `AM`). */
 export function IndicesStream(apiKey?: string | null, options?: StreamOptions): MarketStream<IndicesEvent> {
   return openStream('indices', apiKey, options);
+}
+
+/**
+ * Futures trades (`T`), best bids and offers (`Q`) and minute aggregates (`AM`) of contracts:
+ * `T.ESZ3`, `AM.*`.
+ */
+export function FuturesStream(apiKey?: string | null, options?: StreamOptions): MarketStream<FuturesEvent> {
+  return openStream('futures', apiKey, options);
 }

@@ -95,9 +95,12 @@ test('a channel the market lacks is a usage error (exit 2) naming it', async () 
   ]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /Invalid channels: "XT\.SPY"/);
-  const m = await runBin(['stream', 'futures', 'T.ES', '--api-key', KEY]);
+  const m = await runBin(['stream', 'bonds', 'T.US10Y', '--api-key', KEY]);
   assert.equal(m.code, 2);
-  assert.match(m.stderr, /Invalid market: "futures"; allowed: stocks, options, forex, crypto, indices/);
+  assert.match(
+    m.stderr,
+    /Invalid market: "bonds"; allowed: stocks, options, forex, crypto, indices, futures/,
+  );
 });
 
 test('mdq --help lists stream, and mdq stream --help its options', async () => {
@@ -107,4 +110,29 @@ test('mdq --help lists stream, and mdq stream --help its options', async () => {
   assert.equal(own.code, 0);
   for (const option of ['--limit', '--duration', '--stream-url', '--delayed'])
     assert.ok(own.stdout.includes(option), option);
+});
+
+test('mdq stream futures: the contract trades of the replay as ndjson', async (t) => {
+  const s = await startReplayServer(t, { replayFrom: Date.UTC(2013, 9, 7, 13, 30) });
+  if (!s) return;
+  const r = await runBin([
+    'stream',
+    'futures',
+    'T.GCZ3',
+    'AM.GCZ3',
+    '--limit',
+    '300',
+    '--stream-url',
+    s.wsUrl,
+    '--api-key',
+    KEY,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const events = r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { ev: string; sym: string });
+  assert.equal(events.length, 300);
+  assert.ok(events.every((e) => e.sym === 'GCZ3'));
+  assert.deepEqual(new Set(events.map((e) => e.ev)), new Set(['T', 'AM']));
 });

@@ -1,6 +1,31 @@
 import type { StreamMarket } from '../../stream/channels.js';
+import { type Bar, queryBars } from '../market/bars.js';
+import { queryFuturesAggs } from '../market/futures.js';
 import { normaliseLists } from '../market/last.js';
+import { roundPrice, roundTo, roundVolume } from '../market/precision.js';
+import type { Store } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
+import type { BarSize, BarTick } from './bar-source.js';
+
+/**
+ * The channels of a market replayed from its aggregates, one event per bar at its window's end (see
+ * `bar-source.ts`): each bar is the one the REST aggregates answer for the same window.
+ */
+export interface BarFeed {
+  /** The channels fed by second and by minute bars. */
+  second?: readonly string[];
+  minute?: readonly string[];
+  /** The stored resolutions the windows of each size are built from (which bars say data exists). */
+  sources: Partial<Record<BarSize, readonly string[]>>;
+  /** The bars of `ticker`'s windows starting from `fromMs` to `toMs` (inclusive), as REST answers them. */
+  read(store: Store, ticker: string, size: BarSize | 'day', fromMs: number, toMs: number): Promise<Bar[]>;
+  /** Days (UTC) with trade ticks are left out: their aggregates are computed from the replayed trades. */
+  skipTradeDays?: boolean;
+  /** The events need the first price of the bar's day (`BarTick.dayOpen`). */
+  dayOpen?: boolean;
+  /** The event of `channel` for a bar. */
+  event(channel: string, tick: BarTick): Record<string, unknown>;
+}
 
 /**
  * What the server replays on each market: the channel of its trades, quotes and aggregates (those it
@@ -12,6 +37,13 @@ export interface Feed {
   /** Per-second and per-minute aggregates of the trades. */
   second?: string;
   minute?: string;
+  /** Channels replayed from the REST bars of their windows. */
+  bars?: BarFeed;
+  /**
+   * Channels the server cannot serve, with the reason: a subscription to one is answered with a status
+   * `error` naming the channel and the reason, and sends nothing.
+   */
+  unavailable?: Readonly<Record<string, string>>;
   /** The store's ticker of a channel's ticker (`C:EUR-USD` → `C:EURUSD`). */
   storeTicker(ticker: string): string;
   tradeEvent?(row: TradeRow): Record<string, unknown>;
@@ -97,6 +129,112 @@ function optionQuote(row: QuoteRow): Record<string, unknown> {
 
 const symName = (ticker: string) => ({ sym: ticker });
 
+/** The REST aggregates of one ticker, ascending, every window of the range (no page limit). */
+const restBars = (store: Store, ticker: string, size: BarSize | 'day', fromMs: number, toMs: number) =>
+  queryBars(store, {
+    ticker,
+    multiplier: 1,
+    timespan: size,
+    fromMs,
+    toMs,
+    adjusted: !ticker.startsWith('I:'),
+    sort: 'asc',
+    limit: 1_000_000,
+  }).then((page) => page.bars);
+
+/** The futures REST aggregates (`/futures/v1/aggs`, `1min`) of the windows starting in the range. */
+async function futuresBars(
+  store: Store,
+  ticker: string,
+  size: BarSize | 'day',
+  fromMs: number,
+  toMs: number,
+) {
+  if (size !== 'minute') return [];
+  const candles = await queryFuturesAggs(store, {
+    ticker,
+    window: { source: 'minute', unit: 'ms', size: 60_000, offset: 0 },
+    gte: fromMs,
+    lt: toMs + 1,
+    asc: true,
+    limit: 1_000_000,
+  });
+  return candles.map(
+    (c): Bar => ({
+      t: Number(c.window_start / 1_000_000n),
+      o: c.open,
+      h: c.high,
+      l: c.low,
+      c: c.close,
+      v: c.volume,
+      // The dollar volume, rounded to cents as the REST candle gives it.
+      vw: c.dollar_volume,
+    }),
+  );
+}
+
+const LEN: Record<string, number> = { '-2': 1_000, '-1': 60_000 };
+
+/** A bar's prices and volume as the REST aggregates write them. */
+function restOhlc(ticker: string, b: Bar) {
+  const p = (x: number) => roundPrice(ticker, x);
+  return { o: p(b.o), c: p(b.c), h: p(b.h), l: p(b.l) };
+}
+
+/** Forex `CA`/`CAS`: the bid/ask midpoint bars; the source supplies no volume. */
+function forexAggregate(channel: string, { ticker, bar, kind }: BarTick): Record<string, unknown> {
+  return {
+    ev: channel,
+    pair: pair(ticker, '/'),
+    ...restOhlc(ticker, bar),
+    v: roundVolume(bar.v),
+    s: bar.t,
+    e: bar.t + (LEN[kind] as number),
+  };
+}
+
+/** Crypto `XA`/`XAS` of a day without trade ticks: the REST bars (from second or minute bars). */
+function cryptoAggregate(channel: string, { ticker, bar, kind }: BarTick): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ev: channel,
+    pair: pair(ticker, '-'),
+    ...restOhlc(ticker, bar),
+    v: roundVolume(bar.v),
+  };
+  if (bar.vw !== undefined) out.vw = roundTo(bar.vw, 4);
+  if (bar.n) out.z = Math.round(bar.v / bar.n);
+  out.s = bar.t;
+  out.e = bar.t + (LEN[kind] as number);
+  return out;
+}
+
+/** Index `A`/`AM` (with the day's first value) and `V` (the minute's close, at its end). */
+function indexEvent(channel: string, { ticker, bar, kind, dayOpen }: BarTick): Record<string, unknown> {
+  const e = bar.t + (LEN[kind] as number);
+  const p = (x: number) => roundPrice(ticker, x);
+  if (channel === 'V') return { ev: 'V', val: p(bar.c), T: ticker, t: e };
+  return { ev: channel, sym: ticker, op: p(dayOpen ?? bar.o), ...restOhlc(ticker, bar), s: bar.t, e };
+}
+
+/** Futures `AM`: the REST `1min` candle; `dv` its dollar volume (Σ volume × typical price of the bars). */
+function futuresAggregate(channel: string, { ticker, bar, kind }: BarTick): Record<string, unknown> {
+  return {
+    ev: channel,
+    sym: ticker,
+    v: bar.v,
+    dv: bar.vw,
+    o: bar.o,
+    c: bar.c,
+    h: bar.h,
+    l: bar.l,
+    s: bar.t,
+    e: bar.t + (LEN[kind] as number),
+  };
+}
+
+const FMV =
+  'fair market value is a proprietary model of the service (business plans); no stored data holds it';
+
 /** The feed of every market. */
 export const FEEDS: Record<StreamMarket, Feed> = {
   stocks: {
@@ -104,6 +242,10 @@ export const FEEDS: Record<StreamMarket, Feed> = {
     quote: 'Q',
     second: 'A',
     minute: 'AM',
+    unavailable: {
+      LULD: 'limit up / limit down bands are published by the securities information processors; the store holds none',
+      FMV,
+    },
     storeTicker: samePrefixed,
     tradeEvent: stockTrade,
     quoteEvent: stockQuote,
@@ -118,9 +260,18 @@ export const FEEDS: Record<StreamMarket, Feed> = {
     tradeEvent: optionTrade,
     quoteEvent: optionQuote,
     aggregateName: symName,
+    unavailable: { FMV },
   },
   forex: {
     quote: 'C',
+    bars: {
+      second: ['CAS'],
+      minute: ['CA'],
+      sources: { second: ['second'], minute: ['second', 'minute'] },
+      read: restBars,
+      event: forexAggregate,
+    },
+    unavailable: { FMV },
     storeTicker: unpair,
     quoteEvent: (r) => ({
       ev: 'C',
@@ -137,6 +288,18 @@ export const FEEDS: Record<StreamMarket, Feed> = {
     quote: 'XQ',
     second: 'XAS',
     minute: 'XA',
+    bars: {
+      second: ['XAS'],
+      minute: ['XA'],
+      sources: { second: ['second'], minute: ['second', 'minute'] },
+      read: restBars,
+      skipTradeDays: true,
+      event: cryptoAggregate,
+    },
+    unavailable: {
+      XL2: 'the store holds no order books (crypto quotes are top of book at most), and levels are never invented',
+      FMV,
+    },
     storeTicker: unpair,
     tradeEvent: (row) => {
       const r = normaliseLists(row);
@@ -166,5 +329,42 @@ export const FEEDS: Record<StreamMarket, Feed> = {
     }),
     aggregateName: (ticker) => ({ pair: pair(ticker, '-') }),
   },
-  indices: { storeTicker: samePrefixed, aggregateName: symName },
+  indices: {
+    bars: {
+      second: ['A'],
+      minute: ['AM', 'V'],
+      sources: { second: ['second'], minute: ['second', 'minute'] },
+      read: restBars,
+      dayOpen: true,
+      event: indexEvent,
+    },
+    storeTicker: samePrefixed,
+    aggregateName: symName,
+  },
+  futures: {
+    trade: 'T',
+    quote: 'Q',
+    bars: { minute: ['AM'], sources: { minute: ['minute'] }, read: futuresBars, event: futuresAggregate },
+    storeTicker: samePrefixed,
+    tradeEvent: (r) => ({
+      ev: 'T',
+      sym: r.ticker,
+      p: r.price,
+      s: r.size,
+      t: ms(r.sip_timestamp),
+      q: Number(r.sequence_number),
+    }),
+    quoteEvent: (r) => ({
+      ev: 'Q',
+      sym: r.ticker,
+      bp: num(r.bid_price),
+      bs: num(r.bid_size),
+      bt: ms(r.participant_timestamp ?? r.sip_timestamp),
+      ap: num(r.ask_price),
+      as: num(r.ask_size),
+      at: ms(r.participant_timestamp ?? r.sip_timestamp),
+      t: ms(r.sip_timestamp),
+    }),
+    aggregateName: symName,
+  },
 };

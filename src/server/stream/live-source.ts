@@ -34,6 +34,7 @@ const RATES: Record<StreamMarket, { trades: number; quotes: number }> = {
   forex: { trades: 0, quotes: 2 },
   crypto: { trades: 2, quotes: 2 },
   indices: { trades: 0, quotes: 0 },
+  futures: { trades: 0, quotes: 0 },
 };
 const EXCHANGES = [4, 11, 12, 10, 8, 1, 19];
 /** How far ahead of its start one read generates at most, in seconds (a sparse ticker reads further). */

@@ -131,6 +131,16 @@ export class StreamSession {
         );
         continue;
       }
+      const unavailable = this.o.feed.unavailable?.[parsed.prefix];
+      if (unavailable !== undefined && action === 'subscribe') {
+        replies.push(
+          status(
+            'error',
+            `not available: ${channel}: this server does not serve ${parsed.prefix}: ${unavailable}`,
+          ),
+        );
+        continue;
+      }
       const ticker = parsed.ticker === '*' ? '*' : this.o.feed.storeTicker(parsed.ticker);
       let set = this.subs.get(parsed.prefix);
       if (action === 'subscribe') {
@@ -212,7 +222,14 @@ export class StreamSession {
       this.changed = false;
       const trades = this.filter([feed.trade, feed.second, feed.minute]);
       const quotes = this.filter([feed.quote]);
-      const batch = trades || quotes ? await source.next(trades, quotes, fromNs, after, BATCH) : [];
+      const bars = {
+        second: this.filter([...(feed.bars?.second ?? [])]),
+        minute: this.filter([...(feed.bars?.minute ?? [])]),
+      };
+      const batch =
+        trades || quotes || bars.second || bars.minute
+          ? await source.next(trades, quotes, fromNs, after, BATCH, bars)
+          : [];
       if (batch.length === 0) {
         // The end of the data (or nothing subscribed): the open windows close, then wait for a change.
         closeUntil(Number.POSITIVE_INFINITY);
@@ -240,7 +257,13 @@ export class StreamSession {
           }
           aggregator.add(tick, tMs);
           if (this.wants(feed.trade, tick.ticker) && feed.tradeEvent) frame.push(feed.tradeEvent(tick));
-        } else if (this.wants(feed.quote, tick.ticker) && feed.quoteEvent) frame.push(feed.quoteEvent(tick));
+        } else if (tick.kind === 1) {
+          if (this.wants(feed.quote, tick.ticker) && feed.quoteEvent) frame.push(feed.quoteEvent(tick));
+        } else if (feed.bars) {
+          for (const channel of (tick.kind === -2 ? feed.bars.second : feed.bars.minute) ?? []) {
+            if (this.wants(channel, tick.ticker)) frame.push(feed.bars.event(channel, tick));
+          }
+        }
         after = tickKey(tick);
         if (frame.length >= FRAME) await flush();
       }

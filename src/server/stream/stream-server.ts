@@ -70,7 +70,7 @@ const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest(
 
 /**
  * The streaming side of the server: once attached, answers WebSocket upgrades on `/stocks`, `/options`,
- * `/forex`, `/crypto` and `/indices` with the streaming protocol, replaying the stored ticks (or, over
+ * `/forex`, `/crypto`, `/indices` and `/futures` with the streaming protocol, replaying the stored ticks (or, over
  * the simulated market without a replay start, streaming it live); any other
  * upgrade is refused with 404. The key is checked as the REST routes check it.
  *
@@ -94,7 +94,7 @@ export function streamServer(options: StreamServerOptions): StreamServer {
   const sourceOf = (market: StreamMarket) => {
     let s = sources.get(market);
     if (!s) {
-      s = new TickSource(options.store, market);
+      s = new TickSource(options.store, market, FEEDS[market]);
       sources.set(market, s);
     }
     return s;

@@ -3,12 +3,17 @@ import { IS_FUTURES_SQL } from '../market/futures-tickers.js';
 import type { SqlValue, Store } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import type { HistoryBounds, TradesBefore } from './aggregator.js';
+import { type BarFilters, BarSource, type BarTick } from './bar-source.js';
+import type { Feed } from './feeds.js';
 
-/** Which table a replayed tick comes from; trades sort before quotes of the same nanosecond. */
-export type TickKind = 0 | 1;
+/**
+ * Which table a replayed tick comes from: -2 and -1 are second and minute bars (at their window's end),
+ * 0 a trade, 1 a quote; of the same nanosecond, bars come first, then trades, then quotes.
+ */
+export type TickKind = -2 | -1 | 0 | 1;
 
-/** A stored tick with its table: `kind` 0 is a trade, 1 a quote. */
-export type Tick = ({ kind: 0 } & TradeRow) | ({ kind: 1 } & QuoteRow);
+/** A stored tick with its table: `kind` 0 is a trade, 1 a quote, -2 and -1 a bar. */
+export type Tick = ({ kind: 0 } & TradeRow) | ({ kind: 1 } & QuoteRow) | BarTick;
 
 /** Where a replay stands: the key of the last tick sent. Ticks are ordered by (time, kind, ticker, sequence). */
 export interface TickKey {
@@ -31,6 +36,7 @@ export const MARKET_TICKERS: Record<StreamMarket, string> = {
   forex: "ticker LIKE 'C:%'",
   crypto: "ticker LIKE 'X:%'",
   indices: "ticker LIKE 'I:%'",
+  futures: IS_FUTURES_SQL,
 };
 
 /** Orders two ticks as the replay sends them. */
@@ -46,11 +52,33 @@ export function tickKey(t: Tick): TickKey {
   return { ts: t.sip_timestamp, kind: t.kind, ticker: t.ticker, seq: t.sequence_number };
 }
 
+/** Two lists of ticks, each in replay order, as one. */
+function mergeTicks(a: Tick[], b: Tick[]): Tick[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: Tick[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x && (!y || compareTicks(tickKey(x), tickKey(y)) < 0)) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y as Tick);
+      j++;
+    }
+  }
+  return out;
+}
+
 /** Where a session's ticks come from: the store ({@link TickSource}) or the live simulated market. */
 export interface TickReader {
   /**
    * Up to about `limit` ticks after `after` (or at or after `fromNs`), in replay order, of the tickers
-   * of each filter. An empty result means nothing further will come for these filters.
+   * of each filter (and the bars of `bars`, where the source has them). An empty result means nothing
+   * further will come for these filters.
    */
   next(
     trades: TickerFilter | undefined,
@@ -58,6 +86,7 @@ export interface TickReader {
     fromNs: bigint,
     after: TickKey | undefined,
     limit: number,
+    bars?: BarFilters,
   ): Promise<Tick[]>;
   /** What precedes the trade `key` of `ticker` in its day and open windows (for the aggregates). */
   tradesBefore(ticker: string, key: TickKey, bounds: HistoryBounds): Promise<TradesBefore>;
@@ -68,14 +97,20 @@ export interface TickReader {
  * `after` (or from `fromNs` on), of the tickers of each filter, merged across both tables.
  */
 export class TickSource implements TickReader {
+  private readonly bars: BarSource | undefined;
+
   constructor(
     private readonly store: Store,
     readonly market: StreamMarket,
-  ) {}
+    feed?: Feed,
+  ) {
+    this.bars = feed?.bars ? new BarSource(store, market, feed.bars) : undefined;
+  }
 
   /**
-   * Up to about `limit` ticks after `after` (or at or after `fromNs`), in replay order. An empty result
-   * means the store holds nothing further for these filters.
+   * Up to about `limit` ticks after `after` (or at or after `fromNs`), in replay order, with the bars of
+   * `bars` merged in by their window's end. An empty result means the store holds nothing further for
+   * these filters.
    */
   async next(
     trades: TickerFilter | undefined,
@@ -83,6 +118,7 @@ export class TickSource implements TickReader {
     fromNs: bigint,
     after: TickKey | undefined,
     limit: number,
+    bars?: BarFilters,
   ): Promise<Tick[]> {
     const [t, q] = await Promise.all([
       trades ? this.read('trades', 0, trades, fromNs, after, limit) : [],
@@ -110,7 +146,18 @@ export class TickSource implements TickReader {
       if (take === a) i++;
       else j++;
     }
-    return out;
+    if (!this.bars || !bars || (!bars.second && !bars.minute)) return out;
+    // Bars a UTC day at a time, and the ticks of that day with them; a day without either is passed.
+    let beyond: bigint | undefined;
+    for (;;) {
+      const chunk = await this.bars.chunk(bars, fromNs, after, beyond);
+      if (!chunk) return out;
+      const cut: TickKey = { ts: chunk.endNs, kind: -1, ticker: '\uffff', seq: 0n };
+      const ticks = out.filter((k) => compareTicks(tickKey(k), cut) <= 0);
+      const barTicks = bound ? chunk.ticks.filter((k) => compareTicks(tickKey(k), bound) <= 0) : chunk.ticks;
+      if (ticks.length + barTicks.length > 0) return mergeTicks(ticks, barTicks);
+      beyond = chunk.endNs;
+    }
   }
 
   private async read(
@@ -199,13 +246,22 @@ export class TickSource implements TickReader {
     };
   }
 
-  /** The latest tick time of the market (Unix ns), or undefined when it has none. */
+  /**
+   * The latest tick time of the market (Unix ns); for a market without ticks whose channels replay
+   * bars (indices), the latest second or minute bar's; undefined when it has neither.
+   */
   async latest(): Promise<bigint | undefined> {
     const where = MARKET_TICKERS[this.market];
     const rows = await this.store.all<{ m: bigint | null }>(
       `SELECT max(m) AS m FROM (SELECT max(sip_timestamp) AS m FROM trades WHERE ${where}
         UNION ALL SELECT max(sip_timestamp) AS m FROM quotes WHERE ${where})`,
     );
-    return rows[0]?.m ?? undefined;
+    const ticks = rows[0]?.m ?? undefined;
+    if (ticks !== undefined || !this.bars) return ticks;
+    const bars = await this.store.all<{ m: number | bigint | null }>(
+      `SELECT max(t) AS m FROM bars WHERE ${where} AND resolution IN ('second', 'minute')`,
+    );
+    const m = bars[0]?.m;
+    return m === null || m === undefined ? undefined : BigInt(m) * 1_000_000n;
   }
 }

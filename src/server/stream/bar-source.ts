@@ -1,0 +1,175 @@
+import { dayOf, startOfDay } from '../../dates/time-zone.js';
+import type { StreamMarket } from '../../stream/channels.js';
+import type { Bar } from '../market/bars.js';
+import { marketTimeZone } from '../market/time-zone.js';
+import type { SqlValue, Store } from '../store/store.js';
+import type { BarFeed } from './feeds.js';
+import { compareTicks, MARKET_TICKERS, type TickerFilter, type TickKey } from './tick-source.js';
+
+/** The window sizes a replay sends bars of. */
+export type BarSize = 'second' | 'minute';
+
+/** The tickers wanted for the bars of each window size. */
+export interface BarFilters {
+  second?: TickerFilter | undefined;
+  minute?: TickerFilter | undefined;
+}
+
+/**
+ * A bar replayed when the replay reaches its window's end: its key is (end, kind, ticker), kind -2 for
+ * a second and -1 for a minute, so that a window is sent before the ticks of the instant it ends, seconds
+ * before minutes, as the aggregates computed from trades are.
+ */
+export interface BarTick {
+  kind: -2 | -1;
+  ticker: string;
+  /** The window's end, Unix ns. */
+  sip_timestamp: bigint;
+  sequence_number: bigint;
+  bar: Bar;
+  /** The first price of the bar's day (for the events that carry it), when the feed asks for it. */
+  dayOpen?: number;
+}
+
+/** The bars of one stretch of a replay, and the end of that stretch (Unix ns). */
+export interface BarChunk {
+  ticks: BarTick[];
+  endNs: bigint;
+}
+
+const DAY = 86_400_000;
+const SIZE: Record<BarSize, number> = { second: 1_000, minute: 60_000 };
+const ns = (ms: number) => BigInt(ms) * 1_000_000n;
+
+/**
+ * Reads the bars of the channels a market replays from its aggregates rather than its ticks (forex
+ * `CA`, crypto `XA`/`XAS` on days without trade ticks, index `A`/`AM`/`V`, futures `AM`), a UTC day at a
+ * time: each bar is what the REST aggregates answer for its window (the feed's `read`), so a replayed
+ * bar equals the REST bar of the same window.
+ */
+export class BarSource {
+  private readonly tickerLists = new Map<string, Promise<string[]>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly market: StreamMarket,
+    private readonly feed: BarFeed,
+  ) {}
+
+  /** Every ticker of the market with bars of the resolutions that `size` windows come from. */
+  private allTickers(size: BarSize): Promise<string[]> {
+    let list = this.tickerLists.get(size);
+    if (!list) {
+      const sources = this.feed.sources[size] ?? [];
+      list = this.store
+        .all<{ ticker: string }>(
+          `SELECT DISTINCT ticker FROM bars WHERE ${MARKET_TICKERS[this.market]}
+            AND resolution IN (${sources.map((s) => `'${s}'`).join(', ') || "''"}) ORDER BY ticker`,
+        )
+        .then((rows) => rows.map((r) => r.ticker));
+      this.tickerLists.set(size, list);
+    }
+    return list;
+  }
+
+  private async tickers(size: BarSize, filter: TickerFilter | undefined): Promise<string[]> {
+    if (!filter || !this.feed.sources[size]) return [];
+    return filter.all ? this.allTickers(size) : [...filter.tickers];
+  }
+
+  /**
+   * The bars whose windows end after `after` (or after `fromNs`) and after `beyondNs` (a stretch already
+   * read), up to the end of the UTC day of the first stored bar found, in replay order; undefined when
+   * the store holds no further bars for these tickers.
+   */
+  async chunk(
+    filters: BarFilters,
+    fromNs: bigint,
+    after: TickKey | undefined,
+    beyondNs: bigint | undefined,
+  ): Promise<BarChunk | undefined> {
+    const lists = {
+      second: await this.tickers('second', filters.second),
+      minute: await this.tickers('minute', filters.minute),
+    };
+    const sizes = (['second', 'minute'] as const).filter((s) => lists[s].length > 0);
+    if (sizes.length === 0) return undefined;
+    const startNs =
+      beyondNs !== undefined && beyondNs > (after?.ts ?? fromNs) ? beyondNs : (after?.ts ?? fromNs);
+    const startMs = Number(startNs / 1_000_000n);
+    // The first stored bar that can make a window ending after the start.
+    const params: SqlValue[] = [];
+    const mark = (v: SqlValue) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    const tickers = [...new Set(sizes.flatMap((s) => lists[s]))];
+    const sources = [...new Set(sizes.flatMap((s) => this.feed.sources[s] ?? []))];
+    const rows = await this.store.all<{ t: number | bigint | null }>(
+      `SELECT min(t) AS t FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
+        AND resolution IN (${sources.map(mark).join(', ')}) AND t >= ${mark(BigInt(startMs - SIZE.minute))}`,
+      params,
+    );
+    const first = rows[0]?.t;
+    if (first === null || first === undefined) return undefined;
+    const firstEnd = Math.max(Number(first) + SIZE.second, startMs, beyondNs !== undefined ? startMs + 1 : 0);
+    const endMs = Math.floor((firstEnd - 1) / DAY) * DAY + DAY;
+    const out: BarTick[] = [];
+    const skip = new Set<string>();
+    if (this.feed.skipTradeDays) {
+      const traded = await this.store.all<{ ticker: string }>(
+        `SELECT DISTINCT ticker FROM trades WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
+          AND sip_timestamp >= $1 AND sip_timestamp < $2`,
+        [ns(endMs - DAY), ns(endMs), ...tickers],
+      );
+      for (const r of traded) skip.add(r.ticker);
+    }
+    for (const size of sizes) {
+      const len = SIZE[size];
+      for (const ticker of lists[size]) {
+        if (skip.has(ticker)) continue;
+        const fromMs = Math.max(startMs - len, Number(first), endMs - DAY);
+        const bars = await this.feed.read(this.store, ticker, size, fromMs, endMs - 1);
+        for (const bar of bars) {
+          const end = bar.t + len;
+          if (end > endMs) continue;
+          const tick: BarTick = {
+            kind: size === 'second' ? -2 : -1,
+            ticker,
+            sip_timestamp: ns(end),
+            sequence_number: 0n,
+            bar,
+          };
+          const key = { ts: tick.sip_timestamp, kind: tick.kind, ticker, seq: 0n };
+          if (after ? compareTicks(key, after) <= 0 : tick.sip_timestamp <= fromNs) continue;
+          out.push(tick);
+        }
+      }
+    }
+    if (this.feed.dayOpen) await this.addDayOpens(out);
+    out.sort((a, b) =>
+      compareTicks(
+        { ts: a.sip_timestamp, kind: a.kind, ticker: a.ticker, seq: 0n },
+        { ts: b.sip_timestamp, kind: b.kind, ticker: b.ticker, seq: 0n },
+      ),
+    );
+    return { ticks: out, endNs: ns(endMs) };
+  }
+
+  /** The first price of each bar's day in its market's time zone, as the REST day bar of that day opens. */
+  private async addDayOpens(ticks: BarTick[]): Promise<void> {
+    const opens = new Map<string, number | undefined>();
+    for (const tick of ticks) {
+      const zone = marketTimeZone(tick.ticker);
+      const day = dayOf(tick.bar.t, zone);
+      const key = `${tick.ticker}|${day}`;
+      if (!opens.has(key)) {
+        const start = startOfDay(day, zone);
+        const bars = await this.feed.read(this.store, tick.ticker, 'day', start, start);
+        opens.set(key, bars[0]?.o);
+      }
+      const open = opens.get(key);
+      if (open !== undefined) tick.dayOpen = open;
+    }
+  }
+}
