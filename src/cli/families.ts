@@ -18,6 +18,7 @@ import type { BaseClient } from '../core/client.js';
 import type { ClientOptions } from '../core/client-options.js';
 import type { OperationSpec } from '../core/operation.js';
 import { NEW_YORK } from '../dates/time-zone.js';
+import { isFuturesTicker } from '../symbols/futures-ticker.js';
 
 /** One client of the CLI: its command word, its operation declarations and how to create it. */
 export interface ClientFamily {
@@ -92,9 +93,15 @@ export const CLIENT_FAMILIES: readonly ClientFamily[] = [
   },
 ];
 
-/** The client family for a ticker, by its prefix (`X:` crypto, `C:` forex, `I:` indices, `O:` options). */
+/**
+ * The client family for a ticker, by its prefix (`X:` crypto, `C:` forex, `I:` indices, `O:` options),
+ * or its shape for futures contracts (`ESZ3`: product code, month code, year; stock tickers end in no
+ * digit).
+ */
 export function familyOfTicker(ticker: string): ClientFamily {
   const prefix = ticker.slice(0, 2).toUpperCase();
-  const name = { 'X:': 'crypto', 'C:': 'forex', 'I:': 'indices', 'O:': 'options' }[prefix] ?? 'stocks';
+  const name =
+    { 'X:': 'crypto', 'C:': 'forex', 'I:': 'indices', 'O:': 'options' }[prefix] ??
+    (isFuturesTicker(ticker) ? 'futures' : 'stocks');
   return CLIENT_FAMILIES.find((f) => f.name === name) as ClientFamily;
 }

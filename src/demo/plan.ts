@@ -1,3 +1,5 @@
+import { sessionEndDate } from '../server/market/futures.js';
+import { IS_FUTURES_SQL } from '../server/market/futures-tickers.js';
 import type { DuckDbStore } from '../server/store/duckdb-store.js';
 
 /** What the walk-through shows, chosen from the store so that it works on any data. */
@@ -16,6 +18,8 @@ export interface DemoPlan {
   readonly index?: string;
   /** A crypto pair with minute bars, and its last full UTC day. */
   readonly crypto?: { readonly ticker: string; readonly lastDay: string };
+  /** The futures contract with the most minute bars, and the trading date of its last one. */
+  readonly futures?: { readonly ticker: string; readonly lastSession: string };
 }
 
 const nyDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
@@ -24,7 +28,7 @@ const nyDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA', { timeZon
 export async function planDemo(store: DuckDbStore): Promise<DemoPlan | undefined> {
   const stocks = await store.all<{ ticker: string; first: number; last: number }>(
     `SELECT ticker, min(t)::DOUBLE AS first, max(t)::DOUBLE AS last FROM bars
-      WHERE resolution = 'minute' AND NOT contains(ticker, ':')
+      WHERE resolution = 'minute' AND NOT contains(ticker, ':') AND NOT ${IS_FUTURES_SQL}
       GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
   );
   const s = stocks[0];
@@ -56,6 +60,11 @@ export async function planDemo(store: DuckDbStore): Promise<DemoPlan | undefined
     `SELECT ticker, max(t)::DOUBLE AS last FROM bars WHERE starts_with(ticker, 'X:') AND resolution = 'minute'
       GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
   );
+  const contracts = await store.all<{ ticker: string; last: number }>(
+    `SELECT ticker, max(t)::DOUBLE AS last FROM bars WHERE resolution = 'minute' AND ${IS_FUTURES_SQL}
+      GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
+  );
+  const contract = contracts[0];
   const pair = pairs[0]?.ticker;
   const option = options[0];
   const index = indices[0]?.ticker;
@@ -72,5 +81,6 @@ export async function planDemo(store: DuckDbStore): Promise<DemoPlan | undefined
     ...(coin && {
       crypto: { ticker: coin.ticker, lastDay: new Date(coin.last - 43_200_000).toISOString().slice(0, 10) },
     }),
+    ...(contract && { futures: { ticker: contract.ticker, lastSession: sessionEndDate(contract.last) } }),
   };
 }

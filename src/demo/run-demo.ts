@@ -24,27 +24,39 @@ async function simulatedStore(ctx: DemoConsole, db: string | undefined): Promise
   return store;
 }
 
-/** Ingests a Lean folder into a store of its own, cached per folder (ingest skips files it already holds). */
-async function leanStore(ctx: DemoConsole, dir: string, db: string | undefined): Promise<DuckDbStore> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new InvalidParameterError('--data', dir, 'it is not a folder; give a Lean data folder');
+/**
+ * Ingests Lean folders (one or several roots, e.g. the market data and the futures beside it) into a
+ * store of their own, cached per set of folders (ingest skips files it already holds).
+ */
+async function leanStore(
+  ctx: DemoConsole,
+  dirs: readonly string[],
+  db: string | undefined,
+): Promise<DuckDbStore> {
+  for (const dir of dirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new InvalidParameterError('--data', dir, 'it is not a folder; give a Lean data folder');
+    }
   }
-  const id = createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
+  const roots = [...new Set(dirs.map((d) => resolve(d)))].sort();
+  const id = createHash('sha256').update(roots.join('\n')).digest('hex').slice(0, 12);
   const path = db ?? join(dirname(demoDbPath(ctx.streams.env)), `demo-lean-${id}.duckdb`);
   // Loaded only here: the simulated demo does not need the ingest code.
   const { ingestLean } = await import('../server/ingest/index.js');
   const store = await DuckDbStore.open(path);
   try {
-    const progress = ctx.progress('ingest');
-    try {
-      const summary = await ingestLean(store, dir, { onProgress: (p) => progress.ingest(p) });
-      progress.done();
-      const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
-      ctx.note(
-        `ingested ${summary.filesIngested} files (${summary.filesSkipped} already in the store), ${rows.toLocaleString('en-US')} rows into ${path}`,
-      );
-    } finally {
-      progress.done();
+    for (const dir of roots) {
+      const progress = ctx.progress('ingest');
+      try {
+        const summary = await ingestLean(store, dir, { onProgress: (p) => progress.ingest(p) });
+        progress.done();
+        const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
+        ctx.note(
+          `ingested ${summary.filesIngested} files of ${dir} (${summary.filesSkipped} already in the store), ${rows.toLocaleString('en-US')} rows into ${path}`,
+        );
+      } finally {
+        progress.done();
+      }
     }
     return store;
   } catch (e) {
@@ -55,8 +67,11 @@ async function leanStore(ctx: DemoConsole, dir: string, db: string | undefined):
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
-  /** A Lean data folder to ingest and use instead of the simulated market. */
-  readonly data?: string | undefined;
+  /**
+   * Lean data folders to ingest and use instead of the simulated market: one, or several roots (the
+   * market data and the futures beside it) into one store.
+   */
+  readonly data?: string | readonly string[] | undefined;
   /** The demo's store file. */
   readonly db?: string | undefined;
   /** Folder for the chart pictures. @default <tmp>/mdq-demo */
@@ -89,13 +104,16 @@ async function webPageLine(baseUrl: string, plan: DemoPlan): Promise<string> {
  * a thread of this process; and walks through mdq with real client calls.
  */
 export async function runDemo(ctx: DemoConsole, options: DemoOptions): Promise<void> {
-  const { data, db } = options;
+  const { db } = options;
+  const dirs =
+    options.data === undefined ? [] : typeof options.data === 'string' ? [options.data] : options.data;
+  const data = dirs.length > 0 ? dirs.join(', ') : undefined;
   const label = data ? `Lean data: ${data}` : 'SIMULATED market data';
   const banner = data
-    ? `mdq demo — real data ingested from the Lean folder ${data}`
+    ? `mdq demo — real data ingested from the Lean ${dirs.length > 1 ? 'folders' : 'folder'} ${data}`
     : `mdq demo — SIMULATED MARKET (generator v${SIM_VERSION}, seed ${SIM_SEED}): every price, trade and quote below is made up`;
   ctx.out(`${banner}\n`);
-  const store = data ? await leanStore(ctx, data, db) : await simulatedStore(ctx, db);
+  const store = data ? await leanStore(ctx, dirs, db) : await simulatedStore(ctx, db);
   const path = store.path;
   let plan: Awaited<ReturnType<typeof planDemo>>;
   try {

@@ -4,6 +4,7 @@ import { writeChartFile } from '../chart/file.js';
 import { renderTerminalChart } from '../chart/terminal.js';
 import {
   AsyncForexClient,
+  AsyncFuturesClient,
   AsyncOptionsClient,
   AsyncStocksClient,
   CryptoClient,
@@ -261,6 +262,44 @@ export async function runWalkthrough(ctx: DemoConsole, o: WalkthroughOptions): P
             } finally {
               crypto.close();
             }
+          }
+        },
+      );
+    }
+
+    if (plan.futures) {
+      const { ticker, lastSession } = plan.futures;
+      await section(
+        'Futures: a contract’s last sessions and its facts (FuturesClient)',
+        `mdq futures get-aggregates ${ticker} --resolution 1session --window-start-lte ${lastSession} --limit 5`,
+        async () => {
+          const futures = new AsyncFuturesClient(undefined, connection);
+          try {
+            const sessions = await futures.getAggregates(ticker, {
+              resolution: '1session',
+              windowStartLte: lastSession,
+              limit: 5,
+            });
+            table(
+              (sessions.results ?? []).map((r) => ({
+                session_end_date: r.session_end_date,
+                open: r.open,
+                high: r.high,
+                low: r.low,
+                close: r.close,
+                volume: r.volume,
+              })),
+              'UTC',
+            );
+            const contracts = await futures.getContracts({ ticker, date: lastSession });
+            const c = contracts.results?.[0];
+            if (c) {
+              ctx.out(
+                `   ${ticker}: trades ${c.first_trade_date} to ${c.last_trade_date} on ${c.trading_venue}, tick ${c.trade_tick_size}\n`,
+              );
+            }
+          } finally {
+            await futures.close();
           }
         },
       );

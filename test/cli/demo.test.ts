@@ -3,11 +3,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { unzipSync } from 'fflate';
 import { openDemoStore } from '../../src/demo/demo-store.js';
-import { hasShared, leanDir } from '../support/shared.js';
+import { hasShared, leanDir, sharedDir } from '../support/shared.js';
 import { assertNoKey, KEY, root, runBin, simDbPath } from './support.js';
 
 let dir: string;
+const futuresLeanDir = `${sharedDir}marketdata-futures/lean/`;
 
 before(async () => {
   // The cached simulated market (generated on first use), so the demo here starts at once.
@@ -73,8 +75,8 @@ test('mdq demo --data refuses a folder that does not exist', async () => {
   assert.match(r.stderr, /Invalid --data: .*nope.* is not a folder/);
 });
 
-test('mdq demo --data runs the same walk-through over real Lean files', async (t) => {
-  if (!hasShared(t, leanDir)) return;
+test('mdq demo --data runs the same walk-through over real Lean files, from two roots', async (t) => {
+  if (!hasShared(t, leanDir) || !hasShared(t, futuresLeanDir)) return;
   // A small Lean root built from a few of the market-data files: SPY minute trades of three days and
   // its daily history, EUR/USD minutes for the conversion.
   const lean = join(dir, 'lean');
@@ -87,21 +89,48 @@ test('mdq demo --data runs the same walk-through over real Lean files', async (t
   for (const f of readdirSync(join(leanDir, 'forex/oanda/minute/eurusd')).slice(0, 1)) {
     pick(`forex/oanda/minute/eurusd/${f}`);
   }
+  // A second root: ES minute trades of one day and its daily bars, from the futures beside the market data.
+  const futures = join(dir, 'futures', 'lean');
+  for (const rel of ['future/cme/minute/es/20131007_trade.zip', 'future/cme/daily/es_trade.zip']) {
+    mkdirSync(dirname(join(futures, rel)), { recursive: true });
+    copyFileSync(join(futuresLeanDir, rel), join(futures, rel));
+  }
   const r = await runBin([
     'demo',
     '--data',
     lean,
+    '--data',
+    futures,
     '--db',
     join(dir, 'lean.duckdb'),
     '--out-dir',
     join(dir, 'lean-out'),
   ]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout.split('\n')[0] as string, /^mdq demo — real data ingested from the Lean folder/);
-  assert.match(r.stderr, /ingested \d+ files/);
+  assert.match(r.stdout.split('\n')[0] as string, /^mdq demo — real data ingested from the Lean folders/);
+  assert.match(r.stderr, /ingested \d+ files of .*lean /);
+  assert.match(r.stderr, /ingested 2 files of .*futures.lean /);
   const sections = r.stdout.split('\n').filter((l) => /^── \d+\. /.test(l));
-  assert.ok(sections.length >= 5);
-  for (const s of sections) assert.ok(s.endsWith(`[Lean data: ${lean}]`), s);
+  assert.ok(sections.length >= 6);
+  for (const s of sections) assert.ok(s.endsWith(`[Lean data: ${lean}, ${futures}]`), s);
+  // The futures step: ESZ3's sessions up to the trading date of its last minute bar (the bars of the
+  // 7th run past 18:00 New York, into the 8th's session), the closes those of Lean's daily bars.
+  assert.match(
+    r.stdout,
+    /\$ mdq futures get-aggregates ESZ3 --resolution 1session --window-start-lte 2013-10-08 --limit 5/,
+  );
+  const daily = unzipSync(readFileSync(join(futures, 'future/cme/daily/es_trade.zip')))[
+    'es_trade_201312.csv'
+  ];
+  const closes = new TextDecoder()
+    .decode(daily)
+    .split('\n')
+    .filter((l) => l >= '20131006' && l < '20131009')
+    .map((l) => l.split(',')[4] as string);
+  assert.equal(closes.length, 3);
+  const step = r.stdout.slice(r.stdout.indexOf('Futures: a contract'));
+  for (const close of closes) assert.match(step, new RegExp(`\\b${close.replace('.', '\\.')}\\b`));
+  assert.match(step, /ESZ3: trades \d{4}-\d{2}-\d{2} to 2013-12-20 on XCME, tick 0\.25/);
   assert.match(
     r.stdout,
     /\$ mdq stocks get-aggregate-bars SPY 2013-10-07 2013-10-09 --timespan minute --full-range/,

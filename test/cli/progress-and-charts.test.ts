@@ -3,14 +3,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { RunningServer } from '../../src/server/index.js';
-import type { Store } from '../../src/server/store/store.js';
+import { unzipSync } from 'fflate';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { ingestLean } from '../../src/server/ingest/lean.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
 import { convertOptionSymbolFormats, parseOptionSymbol } from '../../src/symbols/index.js';
 import { fixtureServer } from '../server/app-fixture.js';
+import { hasShared, sharedDir } from '../support/shared.js';
 import { assertNoKey, bin, envFor, KEY, runBin, runOnTty, startSimServer } from './support.js';
 
 let server: RunningServer;
-let store: Store;
+let store: DuckDbStore;
 let env: Record<string, string>;
 let dir: string;
 
@@ -214,6 +217,111 @@ describe('charts', () => {
     assert.doesNotMatch(picture, /class="volume/);
     assert.doesNotMatch(text.stdout, /vol/);
     assert.equal(text.stdout.trimEnd().split('\n').length, 1 + 8 + 1, 'title, price rows, date axis');
+  });
+
+  test('futures (real Lean bars): hour candles from the hour bars, session candles from the daily bars', async (t) => {
+    const futuresRoot = `${sharedDir}marketdata-futures/lean/`;
+    if (!hasShared(t, futuresRoot)) return;
+    const work = mkdtempSync(join(tmpdir(), 'mdq-futures-chart-'));
+    t.after(() => rmSync(work, { recursive: true, force: true }));
+    const db = join(work, 'store.duckdb');
+    const futuresStore = await DuckDbStore.open(db);
+    try {
+      await ingestLean(futuresStore, futuresRoot);
+    } finally {
+      futuresStore.close();
+    }
+    const futures = await startServer({ db, port: 0, log: () => {} });
+    t.after(() => futures.close());
+    /** ESZ3's rows of a raw hour or daily zip (`YYYYMMDD HH:mm` UTC, o, h, l, c, v) as candles. */
+    const raw = (file: string) => {
+      const entries = unzipSync(readFileSync(`${futuresRoot}future/cme/${file}`));
+      const text = new TextDecoder().decode(
+        entries[file.replace(/^.*\//, '').replace('.zip', '_201312.csv')],
+      );
+      return text
+        .split(/\r?\n/)
+        .filter((l) => l !== '')
+        .map((l) => {
+          const [stamp, ...v] = l.split(',') as [string, ...string[]];
+          const t = Date.UTC(
+            +stamp.slice(0, 4),
+            +stamp.slice(4, 6) - 1,
+            +stamp.slice(6, 8),
+            +stamp.slice(9, 11),
+          );
+          return [t, ...v.map(Number)] as number[];
+        });
+    };
+    // 2013-10-07 to 2013-10-09, New York days: 04:00 UTC on the 7th to 04:00 UTC on the 10th.
+    const hours = raw('hour/es_trade.zip').filter(
+      ([ms]) => (ms as number) >= Date.UTC(2013, 9, 7, 4) && (ms as number) < Date.UTC(2013, 9, 10, 4),
+    );
+    const file = join(dir, 'esz3.svg');
+    const svg = await runBin([
+      'chart',
+      'ESZ3',
+      '2013-10-07',
+      '2013-10-09',
+      '--timespan',
+      'hour',
+      '--base-url',
+      futures.url,
+      '--out',
+      file,
+    ]);
+    assert.equal(svg.code, 0, svg.stderr);
+    const candles = [
+      ...readFileSync(file, 'utf8').matchAll(
+        /<g class="candle" data-t="(\d+)" data-o="([\d.]+)" data-h="([\d.]+)" data-l="([\d.]+)" data-c="([\d.]+)" data-v="([\d.]+)"/g,
+      ),
+    ].map((m) => m.slice(1, 7).map(Number));
+    assert.ok(hours.length > 40, `${hours.length} hour bars`);
+    assert.deepEqual(candles, hours);
+
+    const days = raw('daily/es_trade.zip').filter(
+      ([ms]) => (ms as number) >= Date.UTC(2013, 9, 7) && (ms as number) <= Date.UTC(2013, 9, 11),
+    );
+    const text = await runBin([
+      'chart',
+      'ESZ3',
+      '2013-10-07',
+      '2013-10-11',
+      '--base-url',
+      futures.url,
+      '--width',
+      '80',
+    ]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^ESZ3 · day bars · 2013-10-07 → 2013-10-11 \(UTC\)/);
+    // Session candles start at UTC midnight of their trading date: the axis starts on the 7th.
+    assert.match(text.stdout, /└10-07/);
+    const hi = Math.max(...days.map((d) => d[2] as number));
+    const lo = Math.min(...days.map((d) => d[3] as number));
+    const labels = [...text.stdout.matchAll(/┤ ([\d,.]+)\n/g)].map((m) =>
+      Number((m[1] as string).replace(/,/g, '')),
+    );
+    assert.ok(labels.length >= 3, 'several price labels');
+    assert.ok(
+      labels.some((p) => p <= (lo + hi) / 2) && labels.some((p) => p >= (lo + hi) / 2),
+      'labels span the range',
+    );
+    assert.ok(
+      labels.every((p) => p >= lo - (hi - lo) && p <= hi + (hi - lo)),
+      'labels lie near the data',
+    );
+    const bad = await runBin([
+      'chart',
+      'ESZ3',
+      '2013-10-07',
+      '2013-10-11',
+      '--timespan',
+      'tick',
+      '--base-url',
+      futures.url,
+    ]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Invalid --timespan: "tick"; expected one of second, minute, hour, day, week/);
   });
 
   test('a picture file name must end in .svg or .png', async () => {

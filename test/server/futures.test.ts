@@ -207,6 +207,129 @@ describe('futures in the local server', () => {
     );
   });
 
+  /** Every candle of an aggregates query, all pages followed. */
+  const allCandles = async (path: string) => {
+    const got: any[] = [];
+    let url = path;
+    for (;;) {
+      const page = await get(url);
+      assert.equal(page.status, 200, url);
+      got.push(...page.body.results);
+      if (!page.body.next_url) return got;
+      url = new URL(page.body.next_url).pathname + new URL(page.body.next_url).search;
+    }
+  };
+
+  test('second candles are built from the GC trade ticks, with transactions; ES has no ticks and none', async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    // 5-second windows of GCZ3 over the 2013-10-08 tick file, in file order (time, then line).
+    const windows = new Map<
+      number,
+      { o: number; h: number; l: number; c: number; v: number; dv: number; n: number }
+    >();
+    const rows = rawEntries('future/comex/tick/gc/20131008_trade.zip', 'GC').get('GCZ3') as string[][];
+    for (const r of rows) {
+      const ms = utcMs('20131008', Number(r[0]));
+      const w = ms - (ms % 5000);
+      const price = Number(r[1]);
+      const size = Number(r[2]);
+      const cur = windows.get(w);
+      if (!cur) windows.set(w, { o: price, h: price, l: price, c: price, v: size, dv: price * size, n: 1 });
+      else {
+        cur.h = Math.max(cur.h, price);
+        cur.l = Math.min(cur.l, price);
+        cur.c = price;
+        cur.v += size;
+        cur.dv += price * size;
+        cur.n++;
+      }
+    }
+    const from = utcMs('20131008') * 1e6;
+    const to = utcMs('20131009') * 1e6;
+    const got = await allCandles(
+      `/futures/v1/aggs/GCZ3?resolution=5sec&sort=window_start.asc&limit=5000&window_start.gte=${from}&window_start.lt=${to}`,
+    );
+    assert.ok(windows.size > 5000, 'several pages');
+    assert.deepEqual(
+      got.map((r) => [r.window_start / 1e6, r.open, r.high, r.low, r.close, r.volume, r.transactions]),
+      [...windows].sort(([a], [b]) => a - b).map(([w, e]) => [w, e.o, e.h, e.l, e.c, e.v, e.n]),
+    );
+    const expectedDollars = new Map([...windows].map(([w, e]) => [w, e.dv]));
+    for (const r of got) {
+      assert.ok(Math.abs(r.dollar_volume - (expectedDollars.get(r.window_start / 1e6) as number)) < 0.006);
+      // From 22:00 UTC (18:00 New York) on, a tick belongs to the next day's session.
+      const late = r.window_start / 1e6 >= Date.UTC(2013, 9, 8, 22);
+      assert.equal(r.session_end_date, late ? '2013-10-09' : '2013-10-08');
+    }
+    const es = await get('/futures/v1/aggs/ESZ3?resolution=1sec');
+    assert.deepEqual([es.status, es.body.results], [200, []]);
+  });
+
+  test('several-session, week, month, quarter and year candles are built from the daily bars (sessions)', async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    const daily = rawEntries('future/cme/daily/es_trade.zip', 'ES').get('ESZ3') as string[][];
+    const day = 86_400_000;
+    const startOf: Record<string, (ms: number) => number> = {
+      // Weeks start on Sunday (1970-01-04 is the first).
+      '1week': (ms) => ms - ((ms - 3 * day) % (7 * day)),
+      '2week': (ms) => ms - ((ms - 3 * day) % (14 * day)),
+      '1month': (ms) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1),
+      '1quarter': (ms) =>
+        Date.UTC(
+          new Date(ms).getUTCFullYear(),
+          new Date(ms).getUTCMonth() - (new Date(ms).getUTCMonth() % 3),
+          1,
+        ),
+      '1year': (ms) => Date.UTC(new Date(ms).getUTCFullYear(), 0, 1),
+      // Three trading dates (weekdays) a candle, counted from Monday 1970-01-05; a Sunday stamp is
+      // Monday's session.
+      '3session': (ms) => {
+        let d = Math.floor(ms / day);
+        if ((d - 4) % 7 === 6) d += 1;
+        const index = Math.floor((d - 4) / 7) * 5 + ((d - 4) % 7);
+        const first = index - (index % 3);
+        return (Math.floor(first / 5) * 7 + (first % 5) + 4) * day;
+      },
+    };
+    for (const [resolution, start] of Object.entries(startOf)) {
+      const expected = new Map<number, number[]>();
+      const lastDate = new Map<number, string>();
+      for (const r of daily) {
+        const d = (r[0] as string).slice(0, 8);
+        const w = start(utcMs(d));
+        const [o, h, l, c, v] = r.slice(1, 6).map(Number) as [number, number, number, number, number];
+        const cur = expected.get(w);
+        expected.set(
+          w,
+          cur
+            ? [
+                cur[0] as number,
+                Math.max(cur[1] as number, h),
+                Math.min(cur[2] as number, l),
+                c,
+                (cur[4] as number) + v,
+              ]
+            : [o, h, l, c, v],
+        );
+        lastDate.set(w, `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}`);
+      }
+      const got = await allCandles(
+        `/futures/v1/aggs/ESZ3?resolution=${resolution}&sort=window_start.asc&limit=2`,
+      );
+      assert.deepEqual(
+        got.map((r) => [r.window_start / 1e6, r.session_end_date, r.open, r.high, r.low, r.close, r.volume]),
+        [...expected].map(([w, e]) => [w, lastDate.get(w), ...e]),
+        resolution,
+      );
+    }
+    // A date picks the candle that holds it: the week of Wednesday 2013-10-09 starts on Sunday the 6th.
+    const week = await get('/futures/v1/aggs/ESZ3?resolution=1week&window_start=2013-10-09');
+    assert.deepEqual(
+      week.body.results.map((r: any) => r.window_start / 1e6),
+      [Date.UTC(2013, 9, 6)],
+    );
+  });
+
   test('trades are the ticks of a session; quotes are empty; bad input gets a 400', async (t) => {
     if (skip || !hasShared(t, futuresRoot)) return;
     // Session of 2013-10-08: 18:00 New York on the 7th (22:00 UTC) to 17:00 on the 8th (21:00 UTC).
@@ -233,7 +356,8 @@ describe('futures in the local server', () => {
     const quotes = await get('/futures/v1/quotes/GCZ3');
     assert.deepEqual([quotes.status, quotes.body.results], [200, []]);
     for (const path of [
-      '/futures/v1/aggs/ESZ3?resolution=1week',
+      '/futures/v1/aggs/ESZ3?resolution=10000session',
+      '/futures/v1/aggs/ESZ3?resolution=60sec',
       '/futures/v1/aggs/ESZ3?resolution=7days',
       '/futures/v1/trades/SPY',
     ]) {
@@ -284,6 +408,33 @@ describe('futures in the local server', () => {
     assert.ok(contracts.results.every((r: any) => r.product_code === 'GC'));
     const products = (await api.getFuturesV1Products({ productCode: 'ES' })) as any;
     assert.equal(products.results[0].name, 'E-mini S&P 500 Futures');
+    // Every product's venue is a listed exchange, with the fields the spec requires.
+    const exchanges = (await api.getFuturesV1Exchanges({})) as any;
+    const mics = exchanges.results.map((x: any) => x.mic);
+    assert.ok(['XCME', 'XCEC'].every((mic) => mics.includes(mic)));
+    assert.ok(
+      exchanges.results.every((x: any) => typeof x.id === 'string' && x.type === 'exchange' && x.name),
+    );
+    const paged = (await api.getFuturesV1Exchanges({ limit: 1 })) as any;
+    assert.deepEqual(paged.results, exchanges.results.slice(0, 1));
+    assert.ok(paged.next_url);
+    // The new resolutions through the official method: weeks from sessions, seconds from ticks.
+    const weeks = (await api.aggregatesV1({ ticker: 'GCZ3', resolution: '1week', limit: 5 })) as any;
+    assert.deepEqual(
+      weeks.results.map((r: any) => [r.window_start, r.session_end_date]),
+      [[Date.UTC(2013, 9, 6) * 1e6, '2013-10-11']],
+    );
+    const seconds = (await api.aggregatesV1({ ticker: 'GCZ3', resolution: '30sec', limit: 3 })) as any;
+    assert.equal(seconds.results.length, 3);
+    assert.ok(seconds.results.every((r: any) => r.transactions > 0 && r.window_start % 30e9 === 0));
+    const bad = await api
+      .aggregatesV1({ ticker: 'GCZ3', resolution: '12month' })
+      .catch((e: any) => e.response);
+    assert.equal(bad.status, 400);
+    assert.match(bad.data.error, /resolution.*12month.*1-11month/);
+    const badTicker = await api.getFuturesV1TradesTicker({ ticker: 'GC2025' }).catch((e: any) => e.response);
+    assert.equal(badTicker.status, 400);
+    assert.match(badTicker.data.error, /GC2025/);
   });
 
   test("mdq's FuturesClient reaches the same answers on the older vX paths, every page merged", async (t) => {
@@ -313,6 +464,10 @@ describe('futures in the local server', () => {
       contracts.results.map((c: any) => c.ticker),
       ['ESH0', 'ESH4', 'ESM0', 'ESM4', 'ESU0', 'ESU4', 'ESZ3', 'ESZ4'],
     );
+    const exchanges = (await v1.getExchanges()) as any;
+    const walked = (await vx.getExchanges({ limit: 1, allPages: true })) as any;
+    assert.ok(exchanges.results.length > 1);
+    assert.deepEqual(walked.results, exchanges.results);
     const products = (await vx.getProducts({ sector: 'precious' })) as any;
     assert.deepEqual(
       products.results.map((p: any) => p.product_code),

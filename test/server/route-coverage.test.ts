@@ -74,7 +74,7 @@ const specExample = (path: string) =>
  * Operations (`family.operation`) the local server does not answer yet (the README says so): their paths
  * get the API's 404 error body, which the test below checks.
  */
-const NOT_SERVED = new Set(['futures.getExchanges']);
+const NOT_SERVED = new Set<string>();
 
 /**
  * Routes the official client has no method for: the older futures path generation (`/futures/vX/...`),
@@ -96,10 +96,18 @@ describe('route coverage', () => {
     assert.deepEqual(missing, []);
   });
 
-  test("an operation the server does not answer yet gets the API's 404 error body, never a 500", async (t) => {
+  test("a path the server does not answer gets the API's 404 error body, never a 500", async (t) => {
     const store = await DuckDbStore.open(':memory:');
     t.after(() => store.close());
     const app = createApp({ store, now: async () => 0, log: () => {} });
+    // A path no operation declares gets the same body.
+    const unknown = await app.request('/futures/v1/exchange-fees', {
+      headers: { Authorization: 'Bearer k' },
+    });
+    assert.deepEqual(
+      [unknown.status, ((await unknown.json()) as { status: string }).status],
+      [404, 'NOT_FOUND'],
+    );
     for (const family of CLIENT_FAMILIES) {
       for (const [name, op] of Object.entries(family.operations)) {
         if (!NOT_SERVED.has(`${family.name}.${name}`)) continue;
@@ -275,6 +283,7 @@ describe('route coverage', () => {
       () => api.getFuturesV1Schedules({ productCode: 'ES', sessionEndDate: '2013-10-08' }),
       () => api.getFuturesV1MarketStatus({}),
       () => api.getFuturesV1Snapshot({ productCode: 'GC', limit: 2 }),
+      () => api.getFuturesV1Exchanges({}),
     ];
     for (const call of calls) {
       await call().catch((e: Error) => {

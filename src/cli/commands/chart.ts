@@ -1,10 +1,84 @@
 import type { Candle } from '../../chart/candles.js';
 import { type ChartRequest, chartTitle, writeChartFile } from '../../chart/file.js';
 import { renderTerminalChart } from '../../chart/terminal.js';
+import type { AsyncFuturesClient } from '../../clients/futures.js';
+import type { FuturesAggregate } from '../../types/futures.js';
 import { type CommandDef, type CommandInput, flagOption, intOption } from '../command.js';
 import type { CliContext } from '../context.js';
-import { familyOfTicker } from '../families.js';
+import { type ClientFamily, familyOfTicker } from '../families.js';
 import { UsageError } from '../usage-error.js';
+
+/** The futures `resolution` unit of a chart's timespan: a day bar is one session. */
+const FUTURES_UNIT: Readonly<Record<string, string>> = {
+  second: 'sec',
+  minute: 'min',
+  hour: 'hour',
+  day: 'session',
+  week: 'week',
+  month: 'month',
+  quarter: 'quarter',
+  year: 'year',
+};
+
+/**
+ * The candles of a futures chart: second, minute and hour candles of the range in chunks (with
+ * progress), times in New York; longer ones (sessions and up) in one walk of the pages, from the candle
+ * holding `from` to the one holding `to`, times in UTC (a session candle starts at UTC midnight of its
+ * trading date).
+ */
+async function fetchFuturesCandles(
+  ctx: CliContext,
+  req: ChartRequest,
+  family: ClientFamily,
+): Promise<{ candles: Candle[]; timeZone: string }> {
+  const unit = FUTURES_UNIT[req.timespan];
+  if (unit === undefined) {
+    throw new UsageError(
+      `Invalid --timespan: ${JSON.stringify(req.timespan)}; expected one of ${Object.keys(FUTURES_UNIT).join(', ')}`,
+    );
+  }
+  const resolution = `${req.multiplier}${unit}`;
+  const client = family.create(ctx.connection.apiKey, {
+    ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
+    logger: (line) => ctx.note(line),
+  }) as AsyncFuturesClient;
+  const progress = ctx.progress(`${req.symbol} bars`);
+  try {
+    let bars: FuturesAggregate[];
+    const intraday = ['sec', 'min', 'hour'].includes(unit);
+    if (intraday) {
+      bars = await client.getFullRangeAggregates(req.symbol, req.from, req.to, {
+        resolution,
+        onProgress: progress.fullRange.bind(progress),
+      });
+    } else {
+      // Unix ms bounds become nanoseconds; days stay days (UTC, as the service reads them).
+      const ns = (v: string | number, end: bigint) =>
+        typeof v === 'number' ? BigInt(v) * 1_000_000n + end : v;
+      const page = await client.getAggregates(req.symbol, {
+        resolution,
+        windowStartGte: ns(req.from, 0n),
+        windowStartLte: ns(req.to, 999_999n),
+        sort: 'window_start.asc',
+        limit: 50000,
+        allPages: true,
+      });
+      bars = page.results ?? [];
+    }
+    const candles = bars.map((b) => ({
+      t: Number(BigInt(b.window_start) / 1_000_000n),
+      o: b.open,
+      h: b.high,
+      l: b.low,
+      c: b.close,
+      v: b.volume ?? 0,
+    }));
+    return { candles, timeZone: intraday ? family.timeZone : 'UTC' };
+  } finally {
+    progress.done();
+    await client.close();
+  }
+}
 
 /** Fetches the bars of a chart (every chunk, with progress) through the async client of the ticker's market. */
 export async function fetchCandles(
@@ -12,6 +86,7 @@ export async function fetchCandles(
   req: ChartRequest,
 ): Promise<{ candles: Candle[]; timeZone: string }> {
   const family = familyOfTicker(req.symbol);
+  if (family.name === 'futures') return fetchFuturesCandles(ctx, req, family);
   const client = family.create(ctx.connection.apiKey, {
     ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
     logger: (line) => ctx.note(line),
@@ -60,7 +135,11 @@ export const chartCommand: CommandDef = {
   summary:
     'A candlestick chart with volume: in the terminal, or as a picture with --out chart.svg|chart.png.',
   args: [
-    { name: 'symbol', type: 'ticker', doc: 'AAPL, I:SPX, C:EURUSD, X:BTCUSD or an O: option ticker.' },
+    {
+      name: 'symbol',
+      type: 'ticker',
+      doc: 'AAPL, I:SPX, C:EURUSD, X:BTCUSD, an O: option ticker or a futures contract (ESZ3).',
+    },
     { name: 'from', type: 'YYYY-MM-DD|unix ms', doc: 'First day.' },
     { name: 'to', type: 'YYYY-MM-DD|unix ms', doc: 'Last day (inclusive).' },
   ],

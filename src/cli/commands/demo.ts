@@ -10,7 +10,8 @@ export const demoCommand: CommandDef = {
     {
       name: 'data',
       type: 'path',
-      doc: 'Use real data: a Lean data folder (e.g. ../shared/marketdata/lean), ingested first.',
+      repeatable: true,
+      doc: 'Use real data: a Lean data folder (e.g. ../shared/marketdata/lean), ingested first; repeat it for several roots (--data ../shared/marketdata --data ../shared/marketdata-futures).',
     },
     {
       name: 'db',
@@ -25,7 +26,7 @@ export const demoCommand: CommandDef = {
     // Loaded on demand: the other commands need neither DuckDB nor the server.
     const { runDemo } = await import('../../demo/run-demo.js');
     await runDemo(ctx, {
-      data: input.options.get('data'),
+      data: input.all.get('data'),
       db: input.options.get('db'),
       outDir: input.options.get('out-dir'),
     });

@@ -218,26 +218,96 @@ export interface FuturesCandle {
   close: number;
   volume: number;
   dollar_volume: number;
-}
-
-/** A candle size the local server computes: from which stored bars, and how long. */
-export interface FuturesWindow {
-  source: 'minute' | 'hour' | 'day';
-  /** Window length in ms. */
-  ms: number;
+  /** Trades in the candle, known only for candles built from trade ticks. */
+  transactions?: number;
+  /** Start of the last stored bar or tick in the candle, ms. */
+  last: number;
 }
 
 /**
- * The window of a `resolution` (`5min`, `1hour`, `1session`), or a message saying what is computed:
- * minute and hour windows from the stored minute and hour bars, one session from the daily bars.
+ * A candle size the local server computes: from which stored data (trade ticks, minute, hour or daily
+ * bars), and its windows: `size` ms long from `offset` ms past 1970-01-01 UTC (`unit: 'ms'`), `size`
+ * calendar months from January 1970 (`unit: 'month'`), or `size` trading dates (weekdays) from Monday
+ * 1970-01-05 (`unit: 'session'`).
+ */
+export interface FuturesWindow {
+  source: 'tick' | 'minute' | 'hour' | 'day';
+  unit: 'ms' | 'month' | 'session';
+  size: number;
+  offset: number;
+}
+
+const DAY_MS = 86_400_000;
+/** 1970-01-04, the first Sunday: week candles start on Sundays, as the service's weekly bars do. */
+const FIRST_SUNDAY_MS = 3 * DAY_MS;
+
+/**
+ * The window of a `resolution`, or a message saying what is computed: seconds from the trade ticks,
+ * minutes and hours from the stored minute and hour bars, one session from the daily bars, weeks
+ * (from Sunday), months, quarters and years from the daily bars (sessions).
  */
 export function futuresWindow(resolution: string): FuturesWindow | string {
-  const m = /^(\d+)(min|hour|session)$/.exec(resolution);
+  const m = /^(\d+)(sec|min|hour|session|week|month|quarter|year)$/.exec(resolution);
   const n = m ? Number(m[1]) : 0;
-  if (m?.[2] === 'min' && n >= 1 && n <= 59) return { source: 'minute', ms: n * 60_000 };
-  if (m?.[2] === 'hour' && n >= 1 && n <= 23) return { source: 'hour', ms: n * 3_600_000 };
-  if (m?.[2] === 'session' && n === 1) return { source: 'day', ms: 86_400_000 };
-  return 'the local server computes 1-59min (from minute bars), 1-23hour (from hour bars) and 1session (from daily bars)';
+  const fixed = (source: FuturesWindow['source'], ms: number, offset = 0): FuturesWindow => ({
+    source,
+    unit: 'ms',
+    size: ms,
+    offset,
+  });
+  const months = (k: number): FuturesWindow => ({ source: 'day', unit: 'month', size: k, offset: 0 });
+  if (n >= 1) {
+    if (m?.[2] === 'sec' && n <= 59) return fixed('tick', n * 1000);
+    if (m?.[2] === 'min' && n <= 59) return fixed('minute', n * 60_000);
+    if (m?.[2] === 'hour' && n <= 23) return fixed('hour', n * 3_600_000);
+    // One session is the daily bar as stamped; several count trading dates.
+    if (m?.[2] === 'session' && n === 1) return fixed('day', DAY_MS);
+    if (m?.[2] === 'session' && n <= 9999) return { source: 'day', unit: 'session', size: n, offset: 0 };
+    if (m?.[2] === 'week' && n <= 9999) return fixed('day', n * 7 * DAY_MS, FIRST_SUNDAY_MS);
+    if (m?.[2] === 'month' && n <= 11) return months(n);
+    if (m?.[2] === 'quarter' && n <= 3) return months(3 * n);
+    if (m?.[2] === 'year' && n <= 9999) return months(12 * n);
+  }
+  return 'the local server computes 1-59sec (from trade ticks), 1-59min (from minute bars), 1-23hour (from hour bars), and 1-9999session, 1-9999week, 1-11month, 1-3quarter, 1-9999year (from daily bars)';
+}
+
+/** 1970-01-05, the first Monday: trading date 0 of several-session candles. */
+const FIRST_MONDAY_DAY = 4;
+
+/**
+ * The start (ms) of the window holding the instant `ms`. Several-session windows count trading dates
+ * (weekdays; a Saturday or Sunday stamp belongs to Monday's session, which opens Sunday evening) and
+ * start at UTC midnight of their first trading date.
+ */
+export function futuresWindowStart(w: FuturesWindow, ms: number): number {
+  if (w.unit === 'ms') return ms - ((((ms - w.offset) % w.size) + w.size) % w.size);
+  if (w.unit === 'session') {
+    const days = Math.floor(ms / DAY_MS) - FIRST_MONDAY_DAY;
+    const index = Math.floor(days / 7) * 5 + Math.min(((days % 7) + 7) % 7, 5);
+    const first = index - (((index % w.size) + w.size) % w.size);
+    return (Math.floor(first / 5) * 7 + (first % 5) + FIRST_MONDAY_DAY) * DAY_MS;
+  }
+  const d = new Date(ms);
+  const index = d.getUTCFullYear() * 12 + d.getUTCMonth();
+  const first = index - (index % w.size);
+  return Date.UTC(Math.floor(first / 12), first % 12, 1);
+}
+
+/** {@link futuresWindowStart} in SQL, over the column (or expression) `t` of Unix ms. */
+function windowStartSql(w: FuturesWindow, t: string): string {
+  if (w.unit === 'ms') {
+    return `(${t} - (((${t} - ${w.offset}) % ${w.size}) + ${w.size}) % ${w.size})`;
+  }
+  if (w.unit === 'session') {
+    // Stored data is after 1970-01-05: the divisions below are of positive numbers.
+    const days = `(${t} // ${DAY_MS} - ${FIRST_MONDAY_DAY})`;
+    const index = `(${days} // 7 * 5 + least(${days} % 7, 5))`;
+    const first = `(${index} - ${index} % ${w.size})`;
+    return `((${first} // 5 * 7 + ${first} % 5 + ${FIRST_MONDAY_DAY}) * ${DAY_MS})`;
+  }
+  const index = `(year(epoch_ms(${t})) * 12 + month(epoch_ms(${t})) - 1)`;
+  const first = `(${index} - ${index} % ${w.size})`;
+  return `epoch_ms(make_timestamp(${first} // 12, ${first} % 12 + 1, 1, 0, 0, 0))`;
 }
 
 /** A candle query: start bounds in ms, newest first unless `asc`, resuming after `after`. */
@@ -252,20 +322,33 @@ export interface FuturesAggQuery {
 }
 
 /**
- * Candles of stored bars: windows aligned on multiples of their length since 1970-01-01 UTC (an hour
- * window on the UTC hour, a session on UTC midnight of its trading date, as the service stamps them);
- * open and close of the first and last bar, high and low over the bars, volume summed, dollar volume
- * Σ volume × typical price (h + l + c) / 3 of each bar (the bars carry no tick prices).
+ * Candles of the stored data, windows as {@link futuresWindowStart} sets them (an hour window on the
+ * UTC hour, a session on UTC midnight of its trading date, as the service stamps them; a week on the
+ * Sunday, a month, quarter or year on its first day, UTC).
+ *
+ * From bars: open and close of the first and last bar, high and low over the bars, volume summed,
+ * dollar volume Σ volume × typical price (h + l + c) / 3 of each bar (the bars carry no tick prices).
+ * From trade ticks (second candles): open and close of the first and last trade in time and sequence
+ * order, high and low over the trades, volume Σ size, dollar volume Σ price × size, transactions the
+ * count of trades.
  */
 export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promise<FuturesCandle[]> {
-  const len = q.window.ms;
-  const where = new Where().add('ticker = ?', q.ticker).add('resolution = ?', q.window.source);
-  const bucket = `(t - ((t % ${len}) + ${len}) % ${len})`;
+  const fromTicks = q.window.source === 'tick';
+  const where = new Where().add('ticker = ?', q.ticker);
+  if (!fromTicks) where.add('resolution = ?', q.window.source);
+  const bucket = windowStartSql(q.window, fromTicks ? '(sip_timestamp // 1000000)' : 't');
   if (q.gte !== undefined) where.add(`${bucket} >= ?`, BigInt(q.gte));
   if (q.lt !== undefined) where.add(`${bucket} < ?`, BigInt(q.lt));
   if (q.after !== undefined) where.add(`${bucket} ${q.asc ? '>' : '<'} ?`, q.after / 1_000_000n);
   const dir = q.asc ? 'ASC' : 'DESC';
   const limit = where.param(BigInt(q.limit));
+  const order = 'ORDER BY sip_timestamp, sequence_number';
+  const columns = fromTicks
+    ? `first(price ${order}) AS open, max(price) AS high, min(price) AS low, last(price ${order}) AS close,
+       sum(size) AS volume, sum(price * size) AS dollar_volume, count(*) AS transactions,
+       max(sip_timestamp) // 1000000 AS last`
+    : `arg_min(o, t) AS open, max(h) AS high, min(l) AS low, arg_max(c, t) AS close,
+       sum(v) AS volume, sum(v * (h + l + c) / 3) AS dollar_volume, NULL AS transactions, max(t) AS last`;
   const rows = await store.all<{
     ws: bigint;
     open: number;
@@ -274,10 +357,11 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     close: number;
     volume: number;
     dollar_volume: number;
+    transactions: bigint | null;
+    last: bigint;
   }>(
-    `SELECT ${bucket} AS ws, arg_min(o, t) AS open, max(h) AS high, min(l) AS low, arg_max(c, t) AS close,
-       sum(v) AS volume, sum(v * (h + l + c) / 3) AS dollar_volume
-     FROM bars${where} GROUP BY ws ORDER BY ws ${dir} LIMIT ${limit}`,
+    `SELECT ${bucket} AS ws, ${columns}
+     FROM ${fromTicks ? 'trades' : 'bars'}${where} GROUP BY ws ORDER BY ws ${dir} LIMIT ${limit}`,
     where.params,
   );
   return rows.map((r) => ({
@@ -288,6 +372,8 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     close: r.close,
     volume: r.volume,
     dollar_volume: Math.round(r.dollar_volume * 100) / 100,
+    ...(r.transactions !== null && { transactions: Number(r.transactions) }),
+    last: Number(r.last),
   }));
 }
 

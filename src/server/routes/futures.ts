@@ -10,9 +10,12 @@ import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import {
   FUTURES_PRODUCTS,
+  type FuturesCandle,
+  type FuturesWindow,
   futuresDataDates,
   futuresSnapshotData,
   futuresWindow,
+  futuresWindowStart,
   marketStateAt,
   queryFuturesAggs,
   sessionBoundsMs,
@@ -23,13 +26,14 @@ import {
   utcDayStart,
 } from '../market/futures.js';
 import { queryTicks } from '../market/ticks.js';
+import { FUTURES_EXCHANGES } from '../reference-data/futures-exchanges.js';
 import { parseRequest, routePattern, timestampBounds } from '../validate.js';
 
 /**
  * Futures (both path generations, `v1` and `vX`): aggregates from the stored bars, trades from the
  * stored ticks, quotes (none: the store holds no futures tick quotes), contracts, products, schedules
  * and market status from the exchange's rules (`market/futures.ts`), the snapshot from the stored data
- * up to the server's "now". Exchanges are not served yet.
+ * up to the server's "now", exchanges from CME Group's markets (`reference-data/futures-exchanges.ts`).
  */
 export function futuresRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   for (const version of ['v1', 'vX'] as const) {
@@ -42,6 +46,7 @@ export function futuresRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     app.get(routePattern(ops.getSchedules), (c) => schedules(c, ctx, ops.getSchedules));
     app.get(routePattern(ops.getMarketStatus), (c) => marketStatus(c, ctx, ops.getMarketStatus));
     app.get(routePattern(ops.getSnapshot), (c) => snapshot(c, ctx, ops.getSnapshot));
+    app.get(routePattern(ops.getExchanges), (c) => exchanges(c, ops.getExchanges));
   }
 }
 
@@ -75,8 +80,9 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
   }
   const limit = req.values.get('limit') as number;
   const asc = req.values.get('sort') === 'window_start.asc';
-  // Each bound snaps to the candle holding it: `gte`/`lt` compare candle starts.
-  const snap = (ms: number) => ms - (((ms % window.ms) + window.ms) % window.ms);
+  // The exact value, `gt` and `gte` snap to the candle holding them (`gte` takes in that candle, `gt`
+  // starts after it); `lte` and `lt` compare candle starts.
+  const snap = (ms: number) => futuresWindowStart(window, ms);
   let gte: number | undefined;
   let lt: number | undefined;
   const lower = (ms: number | undefined) => {
@@ -94,7 +100,8 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
   }
   const gtMs = startMs(req.values.get('window_start.gt'));
   if (gtMs !== undefined) lower(snap(gtMs) + 1);
-  lower(startMs(req.values.get('window_start.gte')));
+  const gteMs = startMs(req.values.get('window_start.gte'));
+  if (gteMs !== undefined) lower(snap(gteMs));
   const lteMs = startMs(req.values.get('window_start.lte'));
   if (lteMs !== undefined) upper(lteMs + 1);
   upper(startMs(req.values.get('window_start.lt')));
@@ -113,26 +120,34 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
     sort: asc ? 'window_start.asc' : 'window_start.desc',
     resolution,
   });
-  const results = page.rows.map((r) => {
-    const ms = Number(r.window_start / 1_000_000n);
-    return {
-      close: r.close,
-      dollar_volume: r.dollar_volume,
-      high: r.high,
-      low: r.low,
-      open: r.open,
-      session_end_date: window.source === 'day' ? dayOf(ms, 'UTC') : sessionEndDate(ms),
-      ticker,
-      volume: r.volume,
-      window_start: r.window_start,
-    };
-  });
+  const results = page.rows.map((r) => ({
+    close: r.close,
+    dollar_volume: r.dollar_volume,
+    high: r.high,
+    low: r.low,
+    open: r.open,
+    session_end_date: candleSessionEnd(window, r),
+    ticker,
+    ...(r.transactions !== undefined && { transactions: r.transactions }),
+    volume: r.volume,
+    window_start: r.window_start,
+  }));
   return sendJson(c, {
     results,
     status: 'OK',
     request_id: c.get('requestId'),
     ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
   });
+}
+
+/**
+ * The `session_end_date` of a candle: for one built from daily bars, the trading date of its last
+ * session (a daily bar starts at UTC midnight of its trading date); for an intraday candle, the trading
+ * date of its start.
+ */
+function candleSessionEnd(window: FuturesWindow, candle: FuturesCandle): string {
+  if (window.source === 'day') return dayOf(candle.last, 'UTC');
+  return sessionEndDate(Number(candle.window_start / 1_000_000n));
 }
 
 /** Trades (from ticks) or quotes (none stored) of a contract, by timestamp. */
@@ -472,6 +487,19 @@ async function snapshot(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpe
   return sendJson(c, {
     count: results.length,
     results,
+    status: 'OK',
+    request_id: c.get('requestId'),
+    ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
+  });
+}
+
+/** The futures exchanges, paged by offset in the order listed. */
+function exchanges(c: Context<AppEnv>, op: OperationSpec): Response {
+  const req = parseRequest(op, c, { limit: 100 });
+  const page = sortAndPage(c, req, [...FUTURES_EXCHANGES], 'id.asc');
+  return sendJson(c, {
+    count: page.rows.length,
+    results: page.rows,
     status: 'OK',
     request_id: c.get('requestId'),
     ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),
