@@ -94,7 +94,7 @@ export async function missingRanges(
 
 /**
  * Records that `range` of `ticker` and `kind` was fetched whole at `fetchedAt` (Unix ms): days before
- * `today` (their sessions had ended) as final, the rest as fresh until they age. Run inside the
+ * `today`, the first day whose session had not ended (see `firstOpenDay`), as final, the rest as fresh until they age. Run inside the
  * transaction that stores the data.
  */
 export async function recordCoverage(

@@ -29,6 +29,7 @@ import {
   missingRanges,
   type RecordKind,
 } from './coverage.js';
+import { firstOpenDay } from './session-end.js';
 import { storeFetched } from './store-fetched.js';
 import {
   DEFAULT_UPSTREAM_URL,
@@ -374,7 +375,15 @@ export class ReadThrough {
     }
     // Only a complete fetch is stored: an error above leaves the store as it was.
     const rows = await this.#writing$(() =>
-      storeFetched(this.#store, { ticker, kind, range, tz, pages, fetchedAt, today: dayOf(fetchedAt, tz) }),
+      storeFetched(this.#store, {
+        ticker,
+        kind,
+        range,
+        tz,
+        pages,
+        fetchedAt,
+        today: firstOpenDay(ticker, kind, fetchedAt),
+      }),
     );
     this.#log(
       `upstream: stored ${rows} ${KIND_NAMES[kind]} of ${ticker}${isRecordKind(kind) ? '' : ` for ${range.first}..${range.last}`} (${pages.length} page${pages.length === 1 ? '' : 's'})`,

@@ -28,7 +28,7 @@ export interface Fetched {
   pages: readonly Json[];
   /** When the first page was asked for (Unix ms). */
   fetchedAt: number;
-  /** The market's current day at `fetchedAt`: ranges before it are final. */
+  /** The first market day whose session had not ended at `fetchedAt`: days before it are final. */
   today: string;
 }
 
