@@ -6,7 +6,7 @@ import type { OperationSpec } from '../../core/operation.js';
 import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars, dailyOpenClose } from '../../operations/aggregates.js';
+import { aggregateBars, dailyOpenClose, previousClose } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
@@ -101,6 +101,7 @@ const API_PATH = /^\/(v\d+|vX|stocks|futures)\//;
 
 const aggregatesOp = aggregateBars();
 const openCloseOp = dailyOpenClose();
+const prevOp = previousClose();
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
 /** The legacy v2 ticks of one day, by the coverage kind they read. */
@@ -181,6 +182,7 @@ export class ReadThrough {
     const planned = [
       aggregatesOp,
       openCloseOp,
+      prevOp,
       tradesOp,
       quotesOp,
       ...LEGACY_TICKS.map((l) => l.op),
@@ -210,6 +212,9 @@ export class ReadThrough {
     });
     app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
     app.get(routePattern(openCloseOp), (c, next) => this.#serve(c, next, openCloseNeeds));
+    app.get(routePattern(prevOp), (c, next) =>
+      this.#serve(c, next, (cc) => previousCloseNeeds(cc, this.#now())),
+    );
     for (const { kind, op } of LEGACY_TICKS) {
       app.get(routePattern(op), (c, next) =>
         this.#serve(c, next, (cc) => {
@@ -529,6 +534,25 @@ function openCloseNeeds(c: Context<AppEnv>): Need[] {
   const needs: Need[] = [
     { ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: { first: date, last: date } },
   ];
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
+    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  }
+  return needs;
+}
+
+/** Days before today a previous close looks back over: the last session is within them on any calendar. */
+const PREVIOUS_CLOSE_DAYS = 7;
+
+/**
+ * A previous close is the daily bar of the last session before today: the daily bars of the week
+ * before today (ended sessions, kept for good), with the stock's splits when adjusted.
+ */
+function previousCloseNeeds(c: Context<AppEnv>, now: number): Need[] {
+  const req = parseRequest(prevOp, c);
+  const ticker = req.values.get('ticker') as string;
+  const today = dayNumber(dayOf(now, marketTimeZone(ticker)));
+  const range = { first: dayText(today - PREVIOUS_CLOSE_DAYS), last: dayText(today - 1) };
+  const needs: Need[] = [{ ticker, kind: 'bars:day', accepts: BAR_SOURCES.day, range }];
   if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }
