@@ -37,7 +37,8 @@ export async function clearCache(store: Store, ticker?: string): Promise<number>
   const ranges = await coverageRows(store, ticker);
   await store.transaction(async () => {
     // Rows ingested from files are never removed, only the caching server's own.
-    for (const r of ranges.filter((x) => x.source === 'upstream')) {
+    // A market's grouped day owns no rows: its tickers' daily bars are covered as their own.
+    for (const r of ranges.filter((x) => x.source === 'upstream' && x.kind !== 'grouped')) {
       const remove = coveredRows({
         ticker: r.ticker,
         kind: r.kind,

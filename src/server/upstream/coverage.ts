@@ -39,8 +39,19 @@ export type LiveKind = 'snapshot' | 'last_trade' | 'last_quote';
 /** A kind of reference record covered per ticker, every day at once. */
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
-/** What can be covered: bars of a resolution and ticks (by day), or a ticker's reference records. */
-export type CoverageKind = 'bars:second' | 'bars:minute' | 'bars:day' | 'trades' | 'quotes' | RecordKind;
+/**
+ * What can be covered: bars of a resolution and ticks (by day), a ticker's reference records, or a
+ * whole market's daily bars of a day (`grouped`, under the market's ticker pattern: `*` for US stocks,
+ * `C:*` forex; each ticker's bars are covered as its own `bars:day` too).
+ */
+export type CoverageKind =
+  | 'bars:second'
+  | 'bars:minute'
+  | 'bars:day'
+  | 'trades'
+  | 'quotes'
+  | 'grouped'
+  | RecordKind;
 
 /** Whether a kind is covered whole (every day at once) and never final: reference records. */
 export const isRecordKind = (kind: CoverageKind): kind is RecordKind =>

@@ -6,7 +6,7 @@ import type { OperationSpec } from '../../core/operation.js';
 import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars, dailyOpenClose, previousClose } from '../../operations/aggregates.js';
+import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
@@ -30,7 +30,7 @@ import {
   type RecordKind,
 } from './coverage.js';
 import { firstOpenDay } from './session-end.js';
-import { storeFetched } from './store-fetched.js';
+import { storeFetched, storeGrouped } from './store-fetched.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -62,6 +62,7 @@ const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
   'bars:second': 'second bars',
   'bars:minute': 'minute bars',
   'bars:day': 'daily bars',
+  grouped: 'grouped daily bars',
   trades: 'trades',
   quotes: 'quotes',
   splits: 'splits',
@@ -102,6 +103,15 @@ const API_PATH = /^\/(v\d+|vX|stocks|futures)\//;
 const aggregatesOp = aggregateBars();
 const openCloseOp = dailyOpenClose();
 const prevOp = previousClose();
+/**
+ * Grouped daily bars of the markets whose answer daily bars make whole, and the ticker pattern their
+ * coverage is stored under. Crypto's stamps each bar with the day's last minute of trading, which
+ * daily bars do not hold: it goes upstream.
+ */
+const GROUPED = [
+  { op: groupedDaily('us/market/stocks'), pattern: '*' },
+  { op: groupedDaily('global/market/fx'), pattern: 'C:*' },
+] as const;
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
 /** The legacy v2 ticks of one day, by the coverage kind they read. */
@@ -183,6 +193,7 @@ export class ReadThrough {
       aggregatesOp,
       openCloseOp,
       prevOp,
+      ...GROUPED.map((g) => g.op),
       tradesOp,
       quotesOp,
       ...LEGACY_TICKS.map((l) => l.op),
@@ -212,6 +223,8 @@ export class ReadThrough {
     });
     app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
     app.get(routePattern(openCloseOp), (c, next) => this.#serve(c, next, openCloseNeeds));
+    for (const g of GROUPED)
+      app.get(routePattern(g.op), (c, next) => this.#serve(c, next, (cc) => groupedNeeds(cc, g)));
     app.get(routePattern(prevOp), (c, next) =>
       this.#serve(c, next, (cc) => previousCloseNeeds(cc, this.#now())),
     );
@@ -254,7 +267,12 @@ export class ReadThrough {
     const kinds = new Set((await coverageRows(this.#store, ticker)).map((r) => r.kind));
     for (const kind of kinds) {
       const r = isRecordKind(kind) ? ALL_DAYS : range;
-      await this.#fetch(ticker, kind, r);
+      // A market's grouped daily bars are fetched a day at a time.
+      if (kind === 'grouped') {
+        for (let d = dayNumber(r.first); d <= dayNumber(r.last); d++) {
+          await this.#fetch(ticker, kind, { first: dayText(d), last: dayText(d) });
+        }
+      } else await this.#fetch(ticker, kind, r);
       done.push({ kind, range: r });
     }
     return done;
@@ -380,7 +398,7 @@ export class ReadThrough {
     }
     // Only a complete fetch is stored: an error above leaves the store as it was.
     const rows = await this.#writing$(() =>
-      storeFetched(this.#store, {
+      (kind === 'grouped' ? storeGrouped : storeFetched)(this.#store, {
         ticker,
         kind,
         range,
@@ -459,6 +477,10 @@ function upstreamTarget(ticker: string, kind: CoverageKind, range: DayRange, tz:
       to: range.last,
     });
     return `${path}?adjusted=false&sort=asc&limit=${PAGE_LIMIT.bars}`;
+  }
+  if (kind === 'grouped') {
+    const g = GROUPED.find((x) => x.pattern === ticker) as (typeof GROUPED)[number];
+    return `${expandPath(g.op.path, { date: range.first })}?adjusted=false`;
   }
   if (kind === 'ticker_details') return expandPath(tickerDetails.path, { ticker });
   if (isLiveKind(kind)) {
@@ -557,6 +579,19 @@ function previousCloseNeeds(c: Context<AppEnv>, now: number): Need[] {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }
   return needs;
+}
+
+/**
+ * A market's daily bars of one day are stored unadjusted, whole: asked unadjusted (or for forex, which
+ * has no splits), they are answered from the store. Adjusted stock bars need every
+ * ticker's splits, and OTC tickers are not stored: those go upstream.
+ */
+function groupedNeeds(c: Context<AppEnv>, g: (typeof GROUPED)[number]): Need[] | 'upstream' {
+  const req = parseRequest(g.op, c);
+  const { date } = req.values.get('date') as { date: string };
+  if (g.pattern === '*' && (req.values.get('adjusted') !== false || req.values.get('includeOtc') === true))
+    return 'upstream';
+  return [{ ticker: g.pattern, kind: 'grouped', accepts: ['grouped'], range: { first: date, last: date } }];
 }
 
 /** The days of a trades or quotes listing; one without both ends of a time range goes upstream. */

@@ -281,3 +281,59 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Stores a whole market's daily bars of one day (a grouped daily answer, unadjusted) with their
+ * coverage, in one transaction: each ticker's bar as its own daily bar covered as `bars:day`, and the
+ * market's day as `grouped`. A ticker that already holds a daily bar of the day keeps it (ingested
+ * from files or stored before). Returns the bars written.
+ */
+export async function storeGrouped(store: Store, f: Fetched): Promise<number> {
+  const day = f.range.first;
+  const from = dayStartMs(day, f.tz, 0);
+  const to = dayStartMs(day, f.tz, 1);
+  const held = new Set(
+    (
+      await store.all<{ ticker: string }>(
+        "SELECT DISTINCT ticker FROM bars WHERE resolution = 'day' AND t >= $1 AND t < $2",
+        [from, to],
+      )
+    ).map((r) => r.ticker),
+  );
+  // The answer stamps each bar within its day; daily bars are stored at the day's start.
+  const bars = results(f.pages).filter((b) => typeof b.T === 'string' && b.T !== '' && !held.has(b.T));
+  const staged = bars.map(
+    (b) =>
+      `${text(b.T)}\tday\t${from}\t${num(b.o)}\t${num(b.h)}\t${num(b.l)}\t${num(b.c)}\t${num(b.v) || '0'}\t${num(b.vw)}\t${num(b.n)}`,
+  );
+  let dir: string | undefined;
+  try {
+    let staging: string | undefined;
+    if (staged.length > 0) {
+      dir = mkdtempSync(join(tmpdir(), 'mdq-upstream-'));
+      const path = join(dir, 'bars.tsv');
+      const fd = openSync(path, 'w');
+      try {
+        writeSync(fd, `${staged.join('\n')}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      staging = readStaged(path, 'bars');
+    }
+    await store.transaction(async () => {
+      if (staging) {
+        await store.run(`INSERT INTO bars SELECT * FROM ${staging}`);
+        await store.run(
+          `INSERT INTO coverage (ticker, kind, first_day, last_day, fetched_at, final, source)
+            SELECT DISTINCT ticker, 'bars:day', $1::DATE, $1::DATE, make_timestamp($2::BIGINT * 1000), $3, 'upstream'
+            FROM ${staging}`,
+          [day, f.fetchedAt, day < f.today] as SqlValue[],
+        );
+      }
+      await recordCoverage(store, f.ticker, 'grouped', f.range, f.fetchedAt, f.today);
+    });
+    return staged.length;
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -69,4 +69,29 @@ describe('caching server: stored routes', () => {
       );
     });
   });
+
+  test("a market's grouped daily bars are stored as daily bars and answered from the store the next time", async (t) => {
+    await withRig(t, async ({ upstream, proxy, app }) => {
+      for (const path of [
+        '/v2/aggs/grouped/locale/us/market/stocks/2013-10-08?adjusted=false',
+        '/v2/aggs/grouped/locale/global/market/fx/2014-05-01?adjusted=true',
+      ]) {
+        const want = await (await fetch(`${upstream.url}${path}`)).text();
+        assert.ok(JSON.parse(want).resultsCount > 0, `${path}: the upstream has bars`);
+        const first = await app.request(`${path}&apiKey=local`);
+        assert.equal(first.status, 200);
+        assert.equal(normal(await first.text()), normal(want), path);
+        const calls = proxy.seen.length;
+        const again = await app.request(`${path}&apiKey=local`);
+        assert.equal(normal(await again.text()), normal(want), `${path} again`);
+        assert.equal(proxy.seen.length, calls, `${path}: answered from the store`);
+      }
+      assert.equal(proxy.seen.length, 2);
+      // Each ticker's daily bar of the day is covered as its own.
+      const day = '/v2/aggs/ticker/IBM/range/1/day/2013-10-08/2013-10-08?adjusted=false';
+      const want = await (await fetch(`${upstream.url}${day}`)).text();
+      assert.equal(normal(await (await app.request(`${day}&apiKey=local`)).text()), normal(want));
+      assert.equal(proxy.seen.length, 2, "a ticker's day bar is answered from the grouped day");
+    });
+  });
 });
