@@ -94,4 +94,36 @@ describe('caching server: stored routes', () => {
       assert.equal(proxy.seen.length, 2, "a ticker's day bar is answered from the grouped day");
     });
   });
+
+  test("a caching server's previous close follows its own clock, not the store's latest data", async (t) => {
+    const lean = await openTestStore(t);
+    if (!lean) return;
+    const upstream = await startServer({ store: lean, port: 0, now: NOW, log: () => {} });
+    const proxy = await startScriptedProxy(upstream.url);
+    try {
+      await withStoreFile(async (db) => {
+        const cache = await startServer({
+          db,
+          port: 0,
+          now: NOW,
+          upstream: { url: proxy.url },
+          log: () => {},
+        });
+        try {
+          const path = '/v2/aggs/ticker/IBM/prev';
+          const want = await (await fetch(`${upstream.url}${path}`)).text();
+          assert.equal(JSON.parse(want).resultsCount, 1);
+          const got = await (await fetch(`${cache.url}${path}`)).text();
+          assert.equal(normal(got), normal(want));
+          assert.match(proxy.seen[0]?.url ?? '', /\/range\/1\/day\/2013-10-02\/2013-10-08\?/);
+        } finally {
+          await cache.close();
+        }
+      });
+    } finally {
+      await proxy.close();
+      await upstream.close();
+      lean.close();
+    }
+  });
 });
