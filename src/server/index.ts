@@ -300,15 +300,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : await openStoreAt(spec, options.cluster);
   const store = typeof options.store === 'object' ? options.store : (opened?.store as Store);
   try {
-    const times = fixedNow === undefined ? await latestDataTimes(store) : { byClass: {} };
+    // A caching server's clock is the live one (or the fixed `now`), the one its read-through layer
+    // decides with: the store's latest data is not the service's present.
+    const times = fixedNow === undefined && !upstream ? await latestDataTimes(store) : { byClass: {} };
     const latest = fixedNow ?? times.latest ?? Date.now();
-    const now = async (assetClass?: AssetClass) =>
-      (assetClass !== undefined && times.byClass[assetClass]) || latest;
+    const clock = fixedNow === undefined ? Date.now : () => fixedNow;
+    const now = upstream
+      ? async () => clock()
+      : async (assetClass?: AssetClass) => (assetClass !== undefined && times.byClass[assetClass]) || latest;
     // Answers change as the read-through layer stores what it fetches: nothing is kept in memory.
     const cache = upstream ? false : (options.cache ?? opened?.readOnly === true);
     if (upstream && !(store instanceof DuckDbStore))
       throw new Error('Invalid store: the caching server (upstream) keeps what it fetches in a DuckDB store');
-    const readThrough = upstream ? new ReadThrough(store as DuckDbStore, upstream, log) : undefined;
+    const readThrough = upstream ? new ReadThrough(store as DuckDbStore, upstream, log, clock) : undefined;
     const queryBytes = options.queryCacheBytes ?? QUERY_CACHE_BYTES;
     const responseBytes = options.responseCacheBytes ?? RESPONSE_CACHE_BYTES;
     const ctx: ServerContext = {

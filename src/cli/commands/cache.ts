@@ -70,6 +70,7 @@ export const cacheCommands: CommandDef[] = [
           last: r.kind === 'splits' ? 'all' : r.last,
           fetched_at: r.fetchedAt,
           final: r.final,
+          source: r.source,
         })),
         'UTC',
       );
@@ -78,13 +79,14 @@ export const cacheCommands: CommandDef[] = [
   },
   {
     path: 'cache clear',
-    summary: 'Remove what the caching server stored (of one ticker, or all), rows and ranges.',
+    summary:
+      'Remove what the caching server stored (of one ticker, or all), rows and ranges; rows ingested from files stay.',
     args: [{ name: 'ticker', type: 'ticker', optional: true, doc: 'Only this ticker.' }],
     options: [dbOption],
     async run(ctx, input) {
       const { clearCache } = await import('../../server/upstream/cache-admin.js');
       const n = await withStore(ctx, input.options.get('db'), (store) => clearCache(store, input.args[0]));
-      ctx.note(`removed ${n} stored range${n === 1 ? '' : 's'} and their rows`);
+      ctx.note(`removed ${n} stored range${n === 1 ? '' : 's'} and the rows fetched for them`);
     },
   },
   {

@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -125,5 +125,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE IF NOT EXISTS coverage (
     ticker VARCHAR NOT NULL, kind VARCHAR NOT NULL, first_day DATE NOT NULL, last_day DATE NOT NULL,
     fetched_at TIMESTAMP NOT NULL, final BOOLEAN NOT NULL);
+  `,
+  `
+  -- Where a covered range's rows came from: 'upstream' when the caching server stored them (mdq cache
+  -- clear removes them), 'files' when the range already held rows ingested from files, which the
+  -- caching server keeps as they are and never removes.
+  ALTER TABLE coverage ADD COLUMN IF NOT EXISTS source VARCHAR DEFAULT 'upstream';
   `,
 ];

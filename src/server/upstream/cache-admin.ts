@@ -29,13 +29,16 @@ export async function cacheStatus(store: Store, ticker?: string): Promise<CacheS
 
 /**
  * Removes what a caching server stored (of `ticker` when given): the rows of every stored range and
- * the ranges themselves, in one transaction. Data ingested from files outside those ranges stays.
+ * the ranges themselves, in one transaction. Rows ingested from files stay: ranges that held them
+ * when fetched (source `files`) lose only their coverage.
  * @returns The ranges removed.
  */
 export async function clearCache(store: Store, ticker?: string): Promise<number> {
   const ranges = await coverageRows(store, ticker);
   await store.transaction(async () => {
-    for (const r of ranges) {
+    // Rows ingested from files are never removed, only the caching server's own.
+    // A market's grouped day owns no rows: its tickers' daily bars are covered as their own.
+    for (const r of ranges.filter((x) => x.source === 'upstream' && x.kind !== 'grouped')) {
       const remove = coveredRows({
         ticker: r.ticker,
         kind: r.kind,

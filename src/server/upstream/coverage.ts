@@ -6,6 +6,12 @@ import type { SqlValue } from '../store/store.js';
  * Days are market days (`YYYY-MM-DD` in the market's time zone), ranges inclusive.
  */
 
+/**
+ * Where a covered range's rows came from: the caching server stored them (`upstream`), or they were
+ * ingested from files before it fetched the range (`files`), and are kept as they are.
+ */
+export type CoverageSource = 'upstream' | 'files';
+
 /** A range of days, inclusive. */
 export interface DayRange {
   first: string;
@@ -33,8 +39,19 @@ export type LiveKind = 'snapshot' | 'last_trade' | 'last_quote';
 /** A kind of reference record covered per ticker, every day at once. */
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
-/** What can be covered: bars of a resolution and ticks (by day), or a ticker's reference records. */
-export type CoverageKind = 'bars:second' | 'bars:minute' | 'bars:day' | 'trades' | 'quotes' | RecordKind;
+/**
+ * What can be covered: bars of a resolution and ticks (by day), a ticker's reference records, or a
+ * whole market's daily bars of a day (`grouped`, under the market's ticker pattern: `*` for US stocks,
+ * `C:*` forex; each ticker's bars are covered as its own `bars:day` too).
+ */
+export type CoverageKind =
+  | 'bars:second'
+  | 'bars:minute'
+  | 'bars:day'
+  | 'trades'
+  | 'quotes'
+  | 'grouped'
+  | RecordKind;
 
 /** Whether a kind is covered whole (every day at once) and never final: reference records. */
 export const isRecordKind = (kind: CoverageKind): kind is RecordKind =>
@@ -94,7 +111,7 @@ export async function missingRanges(
 
 /**
  * Records that `range` of `ticker` and `kind` was fetched whole at `fetchedAt` (Unix ms): days before
- * `today` (their sessions had ended) as final, the rest as fresh until they age. Run inside the
+ * `today`, the first day whose session had not ended (see `firstOpenDay`), as final, the rest as fresh until they age. Run inside the
  * transaction that stores the data.
  */
 export async function recordCoverage(
@@ -104,6 +121,7 @@ export async function recordCoverage(
   range: DayRange,
   fetchedAt: number,
   today: string,
+  source: CoverageSource = 'upstream',
 ): Promise<void> {
   await store.run(
     'DELETE FROM coverage WHERE ticker = $1 AND kind = $2 AND first_day >= $3::DATE AND last_day <= $4::DATE',
@@ -111,8 +129,9 @@ export async function recordCoverage(
   );
   const insert = (r: DayRange, final: boolean) =>
     store.run(
-      'INSERT INTO coverage VALUES ($1, $2, $3::DATE, $4::DATE, make_timestamp($5::BIGINT * 1000), $6)',
-      [ticker, kind, r.first, r.last, fetchedAt, final] as SqlValue[],
+      `INSERT INTO coverage (ticker, kind, first_day, last_day, fetched_at, final, source)
+        VALUES ($1, $2, $3::DATE, $4::DATE, make_timestamp($5::BIGINT * 1000), $6, $7)`,
+      [ticker, kind, r.first, r.last, fetchedAt, final, source] as SqlValue[],
     );
   const first = dayNumber(range.first);
   const last = dayNumber(range.last);
@@ -131,6 +150,7 @@ export interface CoverageRow {
   last: string;
   fetchedAt: string;
   final: boolean;
+  source: CoverageSource;
 }
 
 /** Every stored range, of `ticker` when given, by ticker, kind and day. */
@@ -142,9 +162,10 @@ export async function coverageRows(store: Store, ticker?: string): Promise<Cover
     b: string;
     at: string;
     final: boolean;
+    source: CoverageSource;
   }>(
     `SELECT ticker, kind, first_day::VARCHAR AS a, last_day::VARCHAR AS b,
-        strftime(fetched_at, '%Y-%m-%dT%H:%M:%SZ') AS at, final
+        strftime(fetched_at, '%Y-%m-%dT%H:%M:%SZ') AS at, final, source
       FROM coverage ${ticker === undefined ? '' : 'WHERE ticker = $1'} ORDER BY ticker, kind, first_day`,
     ticker === undefined ? [] : [ticker],
   );
@@ -155,5 +176,6 @@ export async function coverageRows(store: Store, ticker?: string): Promise<Cover
     last: r.b,
     fetchedAt: r.at,
     final: r.final,
+    source: r.source,
   }));
 }

@@ -6,7 +6,7 @@ import type { OperationSpec } from '../../core/operation.js';
 import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
 import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars, dailyOpenClose } from '../../operations/aggregates.js';
+import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
@@ -29,7 +29,8 @@ import {
   missingRanges,
   type RecordKind,
 } from './coverage.js';
-import { storeFetched } from './store-fetched.js';
+import { firstOpenDay } from './session-end.js';
+import { storeFetched, storeGrouped } from './store-fetched.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -61,6 +62,7 @@ const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
   'bars:second': 'second bars',
   'bars:minute': 'minute bars',
   'bars:day': 'daily bars',
+  grouped: 'grouped daily bars',
   trades: 'trades',
   quotes: 'quotes',
   splits: 'splits',
@@ -100,6 +102,16 @@ const API_PATH = /^\/(v\d+|vX|stocks|futures)\//;
 
 const aggregatesOp = aggregateBars();
 const openCloseOp = dailyOpenClose();
+const prevOp = previousClose();
+/**
+ * Grouped daily bars of the markets whose answer daily bars make whole, and the ticker pattern their
+ * coverage is stored under. Crypto's stamps each bar with the day's last minute of trading, which
+ * daily bars do not hold: it goes upstream.
+ */
+const GROUPED = [
+  { op: groupedDaily('us/market/stocks'), pattern: '*' },
+  { op: groupedDaily('global/market/fx'), pattern: 'C:*' },
+] as const;
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
 /** The legacy v2 ticks of one day, by the coverage kind they read. */
@@ -180,6 +192,8 @@ export class ReadThrough {
     const planned = [
       aggregatesOp,
       openCloseOp,
+      prevOp,
+      ...GROUPED.map((g) => g.op),
       tradesOp,
       quotesOp,
       ...LEGACY_TICKS.map((l) => l.op),
@@ -209,6 +223,11 @@ export class ReadThrough {
     });
     app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
     app.get(routePattern(openCloseOp), (c, next) => this.#serve(c, next, openCloseNeeds));
+    for (const g of GROUPED)
+      app.get(routePattern(g.op), (c, next) => this.#serve(c, next, (cc) => groupedNeeds(cc, g)));
+    app.get(routePattern(prevOp), (c, next) =>
+      this.#serve(c, next, (cc) => previousCloseNeeds(cc, this.#now())),
+    );
     for (const { kind, op } of LEGACY_TICKS) {
       app.get(routePattern(op), (c, next) =>
         this.#serve(c, next, (cc) => {
@@ -248,7 +267,12 @@ export class ReadThrough {
     const kinds = new Set((await coverageRows(this.#store, ticker)).map((r) => r.kind));
     for (const kind of kinds) {
       const r = isRecordKind(kind) ? ALL_DAYS : range;
-      await this.#fetch(ticker, kind, r);
+      // A market's grouped daily bars are fetched a day at a time.
+      if (kind === 'grouped') {
+        for (let d = dayNumber(r.first); d <= dayNumber(r.last); d++) {
+          await this.#fetch(ticker, kind, { first: dayText(d), last: dayText(d) });
+        }
+      } else await this.#fetch(ticker, kind, r);
       done.push({ kind, range: r });
     }
     return done;
@@ -374,7 +398,15 @@ export class ReadThrough {
     }
     // Only a complete fetch is stored: an error above leaves the store as it was.
     const rows = await this.#writing$(() =>
-      storeFetched(this.#store, { ticker, kind, range, tz, pages, fetchedAt, today: dayOf(fetchedAt, tz) }),
+      (kind === 'grouped' ? storeGrouped : storeFetched)(this.#store, {
+        ticker,
+        kind,
+        range,
+        tz,
+        pages,
+        fetchedAt,
+        today: firstOpenDay(ticker, kind, fetchedAt),
+      }),
     );
     this.#log(
       `upstream: stored ${rows} ${KIND_NAMES[kind]} of ${ticker}${isRecordKind(kind) ? '' : ` for ${range.first}..${range.last}`} (${pages.length} page${pages.length === 1 ? '' : 's'})`,
@@ -445,6 +477,10 @@ function upstreamTarget(ticker: string, kind: CoverageKind, range: DayRange, tz:
       to: range.last,
     });
     return `${path}?adjusted=false&sort=asc&limit=${PAGE_LIMIT.bars}`;
+  }
+  if (kind === 'grouped') {
+    const g = GROUPED.find((x) => x.pattern === ticker) as (typeof GROUPED)[number];
+    return `${expandPath(g.op.path, { date: range.first })}?adjusted=false`;
   }
   if (kind === 'ticker_details') return expandPath(tickerDetails.path, { ticker });
   if (isLiveKind(kind)) {
@@ -524,6 +560,38 @@ function openCloseNeeds(c: Context<AppEnv>): Need[] {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }
   return needs;
+}
+
+/** Days before today a previous close looks back over: the last session is within them on any calendar. */
+const PREVIOUS_CLOSE_DAYS = 7;
+
+/**
+ * A previous close is the daily bar of the last session before today: the daily bars of the week
+ * before today (ended sessions, kept for good), with the stock's splits when adjusted.
+ */
+function previousCloseNeeds(c: Context<AppEnv>, now: number): Need[] {
+  const req = parseRequest(prevOp, c);
+  const ticker = req.values.get('ticker') as string;
+  const today = dayNumber(dayOf(now, marketTimeZone(ticker)));
+  const range = { first: dayText(today - PREVIOUS_CLOSE_DAYS), last: dayText(today - 1) };
+  const needs: Need[] = [{ ticker, kind: 'bars:day', accepts: BAR_SOURCES.day, range }];
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
+    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  }
+  return needs;
+}
+
+/**
+ * A market's daily bars of one day are stored unadjusted, whole: asked unadjusted (or for forex, which
+ * has no splits), they are answered from the store. Adjusted stock bars need every
+ * ticker's splits, and OTC tickers are not stored: those go upstream.
+ */
+function groupedNeeds(c: Context<AppEnv>, g: (typeof GROUPED)[number]): Need[] | 'upstream' {
+  const req = parseRequest(g.op, c);
+  const { date } = req.values.get('date') as { date: string };
+  if (g.pattern === '*' && (req.values.get('adjusted') !== false || req.values.get('includeOtc') === true))
+    return 'upstream';
+  return [{ ticker: g.pattern, kind: 'grouped', accepts: ['grouped'], range: { first: date, last: date } }];
 }
 
 /** The days of a trades or quotes listing; one without both ends of a time range goes upstream. */
