@@ -137,13 +137,7 @@ async function showView(): Promise<void> {
         break;
       case 'stream': {
         stream.stop();
-        const market = streamMarketOf(cls);
-        const channels = $<HTMLInputElement>('stream-channels');
-        channels.value = market ? defaultChannels(s.ticker, cls) : '';
-        if (!market)
-          throw new Error(
-            'The server streams no futures: choose a stock, option, forex, crypto or index ticker.',
-          );
+        $<HTMLInputElement>('stream-channels').value = defaultChannels(s.ticker, cls);
         break;
       }
     }
@@ -243,8 +237,7 @@ async function start(): Promise<void> {
   paged(chain.pager, 'chain-prev', 'chain-next');
   $('stream-start').addEventListener('click', () => {
     const cls = classOf(state.ticker);
-    const market = streamMarketOf(cls);
-    if (market) stream.start(market, $<HTMLInputElement>('stream-channels').value, zoneOf(cls).zone);
+    stream.start(streamMarketOf(cls), $<HTMLInputElement>('stream-channels').value, zoneOf(cls).zone);
   });
   $('stream-stop').addEventListener('click', () => stream.stop());
   addEventListener('popstate', () => {

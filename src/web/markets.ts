@@ -22,11 +22,18 @@ export function zoneOf(cls: AssetClass): { zone: string; label: string } {
     : { zone: 'America/New_York', label: 'New York time' };
 }
 
-/** The WebSocket market of a class (`/stocks` …), or undefined when the server streams none. */
-export function streamMarketOf(cls: AssetClass): string | undefined {
-  return { stocks: 'stocks', options: 'options', indices: 'indices', fx: 'forex', crypto: 'crypto' }[
-    cls as 'stocks'
-  ];
+const STREAM_MARKETS: Record<AssetClass, string> = {
+  stocks: 'stocks',
+  options: 'options',
+  indices: 'indices',
+  fx: 'forex',
+  crypto: 'crypto',
+  futures: 'futures',
+};
+
+/** The WebSocket market of a class (`/stocks` … `/futures`). */
+export function streamMarketOf(cls: AssetClass): string {
+  return STREAM_MARKETS[cls];
 }
 
 /** The stream's name of a ticker: forex and crypto pairs are written with a dash (`C:EUR-USD`). */

@@ -430,6 +430,17 @@ test('the web page in headless Chromium, over the Lean test store', async (t) =>
     await page.getByText('disconnected').waitFor();
   });
 
+  await t.test('the live view of a futures contract subscribes on the futures market', async (t) => {
+    if (!(await hasEsz3(server))) {
+      t.skip('the store holds no ESZ3 (the small fixture store has no futures)');
+      console.log('# skipped: the store holds no ESZ3');
+      return;
+    }
+    const status = await open(page, server, 'ticker=ESZ3&view=stream', 'stream');
+    assert.equal(status, 'ready', await statusLine(page));
+    assert.equal(await page.getByLabel('Channels').inputValue(), 'T.ESZ3,Q.ESZ3,AM.ESZ3');
+  });
+
   await t.test('nothing was fetched from anywhere but the server, and no script failed', () => {
     assert.deepEqual(elsewhere, []);
     assert.deepEqual(pageErrors, []);
