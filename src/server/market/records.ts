@@ -140,7 +140,7 @@ const factorAfter = (
 export async function listDividendsV1(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
   const where = new Where().field(v, 'ticker', 'ticker');
   const anyOf = v.get('ticker.any_of');
-  if (Array.isArray(anyOf)) where.anyOf('ticker', anyOf);
+  if (Array.isArray(anyOf)) where.anyOf(store.dialect, 'ticker', anyOf);
   dateFilters(where, v, 'ex_dividend_date', field('ex_dividend_date'));
   where.field(v, 'frequency', `TRY_CAST(${field('frequency')} AS INTEGER)`);
   const type = v.get('distribution_type');
@@ -205,9 +205,11 @@ const SPLIT_SORT: Readonly<Record<string, string>> = {
  * those of the ticker's later splits.
  */
 export async function listSplitsV1(store: Store, v: Values, page: OffsetWindow): Promise<SplitV1Row[]> {
-  const where = new Where().field(v, 'ticker', 'ticker').field(v, 'execution_date', 'day', '?::DATE');
+  const where = new Where()
+    .field(v, 'ticker', 'ticker')
+    .field(v, 'execution_date', 'day', store.dialect.date('?'));
   const anyOf = v.get('ticker.any_of');
-  if (Array.isArray(anyOf)) where.anyOf('ticker', anyOf);
+  if (Array.isArray(anyOf)) where.anyOf(store.dialect, 'ticker', anyOf);
   const type = v.get('adjustment_type');
   if (type !== undefined) where.add('adjustment_type = ?', plain(type));
   const sort = parseSortList(v.get('sort'), SPLIT_SORT, 'execution_date.desc');

@@ -36,6 +36,14 @@ export const COMPARED_FILES = [
   'crypto/coinbase/minute/btcusd/20180404_trade.zip',
   'crypto/coinbase/daily/btcusd_trade.zip',
   'index/usa/daily/spx.zip',
+  'equity/usa/minute/goog/20151224_trade.zip',
+  'equity/usa/minute/goog/20151224_quote.zip',
+  'option/usa/minute/goog/20151223_trade_american.zip',
+  'option/usa/minute/goog/20151223_quote_american.zip',
+  'option/usa/minute/goog/20151223_openinterest_american.zip',
+  'option/usa/minute/goog/20151224_trade_american.zip',
+  'option/usa/minute/goog/20151224_quote_american.zip',
+  'option/usa/minute/goog/20151224_openinterest_american.zip',
 ] as const;
 
 /** The requests compared, by route. */
@@ -76,22 +84,80 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
   'daily open/close': ['/v1/open-close/SPY/2013-10-07', '/v1/open-close/IBM/2013-10-07'],
   'grouped daily': ['/v2/aggs/grouped/locale/us/market/stocks/2013-10-07'],
   tickers: ['/v3/reference/tickers', '/v3/reference/tickers?market=fx', '/v3/reference/tickers/AAPL'],
+  snapshots: [
+    '/v2/snapshot/locale/us/markets/stocks/tickers',
+    '/v2/snapshot/locale/us/markets/stocks/tickers/SPY',
+    '/v2/snapshot/locale/us/markets/stocks/tickers/IBM',
+    '/v2/snapshot/locale/us/markets/stocks/gainers',
+    '/v2/snapshot/locale/global/markets/forex/tickers/C:EURUSD',
+    '/v2/snapshot/locale/global/markets/crypto/tickers/X:BTCUSD',
+    '/v3/snapshot?ticker.any_of=SPY,IBM,C:EURUSD,X:BTCUSD',
+    '/v3/snapshot/indices?ticker.any_of=I:SPX',
+  ],
+  'option chain': [
+    '/v3/snapshot/options/GOOG?expiration_date=2015-12-24&limit=250',
+    '/v3/snapshot/options/GOOG?contract_type=put&strike_price.gte=700&limit=250',
+    '/v3/snapshot/options/GOOG/O:GOOG151224C00750000',
+    '/v2/snapshot/locale/us/markets/stocks/tickers/GOOG',
+  ],
+  'reference listings': [
+    '/v3/reference/tickers?date=2013-10-01',
+    '/v3/reference/tickers?search=spdr&active=true',
+    '/v3/reference/options/contracts?underlying_ticker=GOOG&limit=1000',
+    '/v3/reference/options/contracts?underlying_ticker=GOOG&expiration_date.lte=2016-01-15&contract_type=call',
+    '/v3/reference/options/contracts/O:GOOG151224C00750000',
+    '/v3/reference/splits?ticker=AAPL',
+    '/v3/reference/splits?execution_date.gte=2014-01-01',
+    '/stocks/v1/splits?ticker=AAPL',
+    '/stocks/v1/splits?execution_date.gte=2014-01-01',
+  ],
+};
+
+/** "Now" of the routes asked at another time than {@link NOW}: noon of GOOG's option chain day. */
+const ROUTE_NOW: Readonly<Record<string, number>> = {
+  'option chain': Date.parse('2015-12-24T12:00:00-05:00'),
+  'reference listings': Date.parse('2015-12-24T12:00:00-05:00'),
 };
 
 /** Requests the ClickHouse store does not answer identically yet (each still checked to differ). */
-const NOT_YET_IDENTICAL = new Set<string>([]);
+const NOT_YET_IDENTICAL = new Set<string>([
+  // The split factors are a running product (a window function ClickHouse 18.16 lacks).
+  '/stocks/v1/splits?ticker=AAPL',
+  '/stocks/v1/splits?execution_date.gte=2014-01-01',
+]);
 
 /** "Now" of both apps: the evening after the IBM ticks. */
 const NOW = Date.parse('2013-10-07T23:00:00Z');
 
-async function answer(store: Store, path: string): Promise<{ status: number; body: unknown }> {
-  const app = createApp({ store, now: async () => NOW, log: () => {} });
+async function answer(store: Store, path: string, now = NOW): Promise<{ status: number; body: unknown }> {
+  const app = createApp({ store, now: async () => now, log: () => {} });
   const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
   const body = (await res.json()) as Record<string, unknown>;
   // The request's id and the time its query took differ between any two answers.
   delete body.request_id;
   delete body.db_latency;
   return { status: res.status, body };
+}
+
+/** Where `b` first differs from `a` (`body.results[3].c: 1 vs 2`), or undefined when equal. */
+function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return `${at}: ${JSON.stringify(a)?.slice(0, 200)} vs ${JSON.stringify(b)?.slice(0, 200)}`;
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return `${at}: an array and an object`;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.join() !== kb.join()) return `${at}: keys ${ka.join()} vs ${kb.join()}`;
+  for (const k of ka) {
+    const d = firstDifference(
+      (a as Record<string, unknown>)[k],
+      (b as Record<string, unknown>)[k],
+      Array.isArray(a) ? `${at}[${k}]` : `${at}.${k}`,
+    );
+    if (d !== undefined) return d;
+  }
+  return undefined;
 }
 
 describe('the ClickHouse store answers as the DuckDB store', () => {
@@ -115,24 +181,22 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
 
     const identical: string[] = [];
     const differing: string[] = [];
+    // Every request is asked before the test fails, so that one run lists every difference.
+    const unexpected: string[] = [];
     for (const [route, paths] of Object.entries(REQUESTS)) {
       for (const path of paths) {
-        const expected = await answer(duck, path);
+        const now = ROUTE_NOW[route];
+        const expected = await answer(duck, path, now);
         assert.equal(expected.status, 200, `${route} ${path} on DuckDB: ${JSON.stringify(expected.body)}`);
-        if (NOT_YET_IDENTICAL.has(path)) {
-          differing.push(path);
-          const same = await answer(clickhouse, path).then(
-            (a) => JSON.stringify(a) === JSON.stringify(expected),
-            () => false,
-          );
-          if (same) identical.push(path);
-          continue;
-        }
-        assert.deepEqual(await answer(clickhouse, path), expected, `${route} ${path}`);
-        identical.push(path);
+        const actual = await answer(clickhouse, path, now).catch((e: Error) => ({ error: e.message }));
+        const difference = firstDifference(expected, actual);
+        if (difference === undefined) identical.push(path);
+        if (NOT_YET_IDENTICAL.has(path)) differing.push(path);
+        else if (difference !== undefined) unexpected.push(`${route} ${path}: ${difference}`);
       }
     }
     console.log(`# identical on both stores: ${identical.length}; not yet: ${differing.length}`);
+    assert.deepEqual(unexpected, [], 'answers that differ between the stores');
     // The server's default "now" per asset class, and a server started on the store's URL.
     const sorted = (times: DataTimes) => JSON.stringify(Object.entries(times.byClass).sort()) + times.latest;
     assert.equal(sorted(await latestDataTimes(clickhouse)), sorted(await latestDataTimes(duck)));
