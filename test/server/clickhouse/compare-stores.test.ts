@@ -19,7 +19,7 @@ import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { startClickHouse } from '../../support/clickhouse.js';
-import { hasShared, leanDir } from '../../support/shared.js';
+import { hasShared, leanDir, sharedDir } from '../../support/shared.js';
 
 /** Lean files both stores hold: ticks, minute and daily bars of stocks, forex, crypto, an index. */
 export const COMPARED_FILES = [
@@ -45,6 +45,9 @@ export const COMPARED_FILES = [
   'option/usa/minute/goog/20151224_quote_american.zip',
   'option/usa/minute/goog/20151224_openinterest_american.zip',
 ] as const;
+
+/** Lean's futures files (ES and GC, October 2013), ingested whole: 3 MB. */
+const futuresDir = `${sharedDir}marketdata-futures/lean/`;
 
 /** The requests compared, by route. */
 const REQUESTS: Readonly<Record<string, readonly string[]>> = {
@@ -111,12 +114,27 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/stocks/v1/splits?ticker=AAPL',
     '/stocks/v1/splits?execution_date.gte=2014-01-01',
   ],
+  futures: [
+    '/futures/v1/aggs/ESZ3?resolution=1session&sort=window_start.asc&limit=5000',
+    '/futures/v1/aggs/GCZ3?resolution=1min&limit=500',
+    '/futures/v1/aggs/GCZ3?resolution=1hour&sort=window_start.desc&limit=100',
+    '/futures/vX/trades/GCZ3?session_end_date=2013-10-08&limit=5000',
+    '/futures/v1/quotes/GCZ3?limit=500',
+    '/futures/v1/contracts?ticker.any_of=ESZ3,GCZ3&date=2013-10-08',
+    '/futures/v1/contracts?product_code=GC&limit=100',
+    '/futures/v1/products?product_code.any_of=ES,GC',
+    '/futures/v1/schedules?product_code=GC&session_end_date.gte=2013-10-04&session_end_date.lte=2013-10-07&limit=100',
+    '/futures/v1/market-status?product_code.any_of=ES,GC',
+    '/futures/v1/snapshot?ticker=GCZ3',
+    '/futures/v1/snapshot?ticker=ESZ3',
+  ],
 };
 
 /** "Now" of the routes asked at another time than {@link NOW}: noon of GOOG's option chain day. */
 const ROUTE_NOW: Readonly<Record<string, number>> = {
   'option chain': Date.parse('2015-12-24T12:00:00-05:00'),
   'reference listings': Date.parse('2015-12-24T12:00:00-05:00'),
+  futures: Date.UTC(2013, 9, 8, 15),
 };
 
 /** Requests the ClickHouse store does not answer identically yet (each still checked to differ). */
@@ -158,7 +176,7 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
 
 describe('the ClickHouse store answers as the DuckDB store', () => {
   test('route by route over the same Lean files', { timeout: 300_000 }, async (t) => {
-    if (!hasShared(t, leanDir)) return;
+    if (!hasShared(t, leanDir) || !hasShared(t, futuresDir)) return;
     const servers = await startClickHouse(t);
     if (!servers) return;
     const work = mkdtempSync(join(tmpdir(), 'mdq-compare-'));
@@ -171,6 +189,7 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
     const duck = await DuckDbStore.open(join(work, 'store.duckdb'));
     t.after(() => duck.close());
     await ingestLean(duck, lean);
+    await ingestLean(duck, futuresDir);
     const clickhouse = await ClickHouseStore.open(servers.urls[0] as string, { readOnly: true });
     t.after(() => clickhouse.close());
     await publishToClickHouse(duck, clickhouse);
