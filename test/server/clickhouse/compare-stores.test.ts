@@ -18,6 +18,8 @@ import { publishToClickHouse } from '../../../src/server/store/clickhouse-publis
 import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { Store } from '../../../src/server/store/store.js';
+import { FEEDS } from '../../../src/server/stream/feeds.js';
+import { type Tick, type TickKey, TickSource, tickKey } from '../../../src/server/stream/tick-source.js';
 import { startClickHouse } from '../../support/clickhouse.js';
 import { hasShared, leanDir, sharedDir } from '../../support/shared.js';
 
@@ -223,6 +225,46 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
       assert.deepEqual({ status: res.status, body }, await answer(duck, '/v2/last/trade/IBM'));
     } finally {
       await server.close();
+    }
+
+    // The WebSocket replay's reads: batches of ticks in replay order, paged by the last key sent, and
+    // what precedes a trade in its day, minute and second.
+    for (const [market, filter] of [
+      ['stocks', { all: false, tickers: ['IBM'] }],
+      ['stocks', { all: true, tickers: [] }],
+      ['crypto', { all: true, tickers: [] }],
+    ] as const) {
+      const fromNs = BigInt(Date.parse('2013-10-07T13:30:00Z')) * 1_000_000n;
+      const read = async (store: Store) => {
+        const source = new TickSource(store, market);
+        const batches: Tick[][] = [];
+        let after: TickKey | undefined;
+        for (let i = 0; i < 4; i++) {
+          const batch = await source.next(filter, filter, fromNs, after, 700);
+          batches.push(batch);
+          const last = batch.at(-1);
+          if (!last) break;
+          after = tickKey(last);
+        }
+        const trade = batches.flat().find((x) => x.kind === 0 && x.sequence_number > 0n);
+        const before =
+          trade &&
+          (await source.tradesBefore(trade.ticker, tickKey(trade), {
+            day: Date.parse('2013-10-07T04:00:00Z'),
+            minute: Math.floor(Number(trade.sip_timestamp / 1_000_000n) / 60_000) * 60_000,
+            second: Math.floor(Number(trade.sip_timestamp / 1_000_000n) / 1000) * 1000,
+          }));
+        // As the replay sends them: each tick's key and event.
+        const feed = FEEDS[market];
+        const events = batches.map((b) =>
+          b.map((x) => [tickKey(x), x.kind === 0 ? feed.tradeEvent?.(x) : feed.quoteEvent?.(x)]),
+        );
+        return { events, before, latest: await source.latest() };
+      };
+      const expected = await read(duck);
+      assert.ok(expected.events.flat().length > 0 || market === 'crypto', `${market} replay reads ticks`);
+      const difference = firstDifference(expected, await read(clickhouse));
+      assert.equal(difference, undefined, `replay of ${market} ${JSON.stringify(filter)}`);
     }
 
     const stale = [...NOT_YET_IDENTICAL].filter((p) => identical.includes(p));
