@@ -156,7 +156,7 @@ async function adjustAcrossSplits(
   const d = store.dialect;
   // Multiplied here, in date order, so that every store gives the same factor to the last bit.
   const rows = await store.all<{ r: number }>(
-    `SELECT ${d.double('split_to')} / split_from AS r FROM splits
+    `SELECT split_to / split_from AS r FROM splits
       WHERE ticker = $1 AND execution_date > ${d.date('$2')} AND execution_date <= ${d.date('$3')} AND split_from > 0
       ORDER BY execution_date`,
     [ticker, fromDate, toDate],

@@ -66,7 +66,10 @@ export interface SqlDialect {
   nullableDouble(x: string): string;
   /** True when the text `x` matches the regular expression `pattern` (SQL text). */
   regexMatch(x: string, pattern: string): string;
-  /** Where the text `needle` first starts in the text `x` (from 1), 0 when nowhere. */
+  /**
+   * Where the text `needle` first starts in the text `x`, 0 when nowhere (a position in characters or
+   * in bytes, by store: compare it with 0 only).
+   */
   position(x: string, needle: string): string;
   /** A DATE as `YYYY-MM-DD` text. */
   dateText(x: string): string;
