@@ -17,7 +17,7 @@ import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDbStore } from '../src/server/store/duckdb-store.js';
-import { MARKET_TICKERS } from '../src/server/stream/tick-source.js';
+import { marketTickers } from '../src/server/stream/tick-source.js';
 import { loadTest } from './autocannon.js';
 import { rssUnderDistinctRequests } from './cache-memory.js';
 import { cachedVsUpstream, storeBytesPerMillionBars } from './caching-benchmarks.js';
@@ -200,7 +200,7 @@ async function streamBenchmarks(): Promise<void> {
     const store = await DuckDbStore.open(testStore, { readOnly: true });
     const fromNs = BigInt(Date.parse(`${from}T04:00:00Z`)) * 1_000_000n;
     // The stocks the replay sends: futures contracts (a root of the test store) are not among them.
-    const stocks = MARKET_TICKERS.stocks;
+    const stocks = marketTickers(store.dialect, 'stocks');
     const counted = await store.all<{ n: number }>(
       `SELECT (SELECT count(*) FROM trades WHERE ${stocks} AND sip_timestamp >= $1)::DOUBLE
             + (SELECT count(*) FROM quotes WHERE ${stocks} AND sip_timestamp >= $1)::DOUBLE AS n`,

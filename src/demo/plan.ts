@@ -1,5 +1,5 @@
 import { sessionEndDate } from '../server/market/futures.js';
-import { IS_FUTURES_SQL } from '../server/market/futures-tickers.js';
+import { isFuturesSql } from '../server/market/futures-tickers.js';
 import type { DuckDbStore } from '../server/store/duckdb-store.js';
 
 /** What the walk-through shows, chosen from the store so that it works on any data. */
@@ -28,7 +28,7 @@ const nyDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA', { timeZon
 export async function planDemo(store: DuckDbStore): Promise<DemoPlan | undefined> {
   const stocks = await store.all<{ ticker: string; first: number; last: number }>(
     `SELECT ticker, min(t)::DOUBLE AS first, max(t)::DOUBLE AS last FROM bars
-      WHERE resolution = 'minute' AND NOT contains(ticker, ':') AND NOT ${IS_FUTURES_SQL}
+      WHERE resolution = 'minute' AND NOT contains(ticker, ':') AND NOT ${isFuturesSql(store.dialect)}
       GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
   );
   const s = stocks[0];
@@ -61,7 +61,7 @@ export async function planDemo(store: DuckDbStore): Promise<DemoPlan | undefined
       GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
   );
   const contracts = await store.all<{ ticker: string; last: number }>(
-    `SELECT ticker, max(t)::DOUBLE AS last FROM bars WHERE resolution = 'minute' AND ${IS_FUTURES_SQL}
+    `SELECT ticker, max(t)::DOUBLE AS last FROM bars WHERE resolution = 'minute' AND ${isFuturesSql(store.dialect)}
       GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
   );
   const contract = contracts[0];

@@ -1,6 +1,6 @@
 import { listValue } from '@duckdb/node-api';
 import type { DecodedValue } from '../../core/wire-values.js';
-import type { SqlValue } from '../store/store.js';
+import type { SqlDialect, SqlValue } from '../store/store.js';
 
 const RANGE_OPS = [
   ['gt', '>'],
@@ -43,7 +43,7 @@ export class Where {
 
   /**
    * Exact and range filters of one field: `wire` (equal), `wire.gt/.gte/.lt/.lte`. `cast` wraps the
-   * parameter (`?::DATE`).
+   * parameter (`dialect.date('?')`).
    */
   field(values: ReadonlyMap<string, DecodedValue>, wire: string, column: string, cast = '?'): this {
     const exact = values.get(wire);
@@ -63,10 +63,10 @@ export class Where {
   }
 
   /** `column` is one of `values` (text); none of an empty list. */
-  anyOf(column: string, values: readonly string[]): this {
+  anyOf(d: SqlDialect, column: string, values: readonly string[]): this {
     // An empty list has no element type to bind as.
     if (values.length === 0) return this.raw('FALSE');
-    return this.add(`${column} IN (SELECT unnest(?::VARCHAR[]))`, listValue([...values]));
+    return this.add(d.inList(column, '?'), listValue([...values]));
   }
 
   /**

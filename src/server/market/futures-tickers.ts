@@ -1,3 +1,5 @@
+import type { SqlDialect } from '../store/store.js';
+
 /**
  * How futures contracts look in the store: the service's tickers (`ESZ3`), with no prefix, so they are
  * told from stock tickers by their shape and product code. Only the products the server has facts for
@@ -14,7 +16,8 @@ export const FUTURES_TICKER_PATTERN = `^(${FUTURES_PRODUCT_CODES.join('|')})[FGH
  * SQL true for a futures contract's `ticker` (only constants of this module enter the text); the length
  * test first spares most rows the pattern.
  */
-export const IS_FUTURES_SQL = `(length(ticker) = 4 AND regexp_matches(ticker, '${FUTURES_TICKER_PATTERN}'))`;
+export const isFuturesSql = (d: SqlDialect) =>
+  `(length(ticker) = 4 AND ${d.regexMatch('ticker', `'${FUTURES_TICKER_PATTERN}'`)})`;
 
 const FUTURES_TICKER = new RegExp(FUTURES_TICKER_PATTERN);
 

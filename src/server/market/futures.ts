@@ -173,11 +173,14 @@ export function futuresContract(product: string, year: number, month: number): F
  */
 export async function storedFuturesContracts(store: Store): Promise<FuturesContract[]> {
   const pattern = FUTURES_TICKER_PATTERN;
+  const d = store.dialect;
+  // `first_t`, not `first`: ClickHouse would read the inner `min(first)` as the outer alias.
   const rows = await store.all<{ ticker: string; first: bigint | number }>(
-    `SELECT ticker, min(first) AS first FROM (
-       SELECT ticker, min(t) AS first FROM bars WHERE regexp_matches(ticker, ?) GROUP BY ticker
+    `SELECT ticker, min(first_t) AS first FROM (
+       SELECT ticker, min(t) AS first_t FROM bars WHERE ${d.regexMatch('ticker', '$1')} GROUP BY ticker
        UNION ALL
-       SELECT ticker, min(sip_timestamp) // 1000000 AS first FROM trades WHERE regexp_matches(ticker, ?) GROUP BY ticker)
+       SELECT ticker, ${d.intDiv('min(sip_timestamp)', '1000000')} AS first_t FROM trades
+         WHERE ${d.regexMatch('ticker', '$2')} GROUP BY ticker)
      GROUP BY ticker ORDER BY ticker`,
     [pattern, pattern],
   );
@@ -347,7 +350,8 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     ? `first(price ${order}) AS open, max(price) AS high, min(price) AS low, last(price ${order}) AS close,
        sum(size) AS volume, sum(price * size) AS dollar_volume, count(*) AS transactions,
        max(sip_timestamp) // 1000000 AS last`
-    : `arg_min(o, t) AS open, max(h) AS high, min(l) AS low, arg_max(c, t) AS close,
+    : `${store.dialect.argMin('o', 't')} AS open, max(h) AS high, min(l) AS low,
+       ${store.dialect.argMax('c', 't')} AS close,
        sum(v) AS volume, sum(v * (h + l + c) / 3) AS dollar_volume, NULL AS transactions, max(t) AS last`;
   const rows = await store.all<{
     ws: bigint;
@@ -435,7 +439,7 @@ export function marketStateAt(ms: number): {
 export async function futuresDataDates(store: Store): Promise<{ from: string; to: string } | undefined> {
   const pattern = FUTURES_TICKER_PATTERN;
   const [r] = await store.all<{ lo: bigint | null; hi: bigint | null }>(
-    `SELECT min(t) AS lo, max(t) AS hi FROM bars WHERE regexp_matches(ticker, ?) AND resolution <> 'day'`,
+    `SELECT min(t) AS lo, max(t) AS hi FROM bars WHERE ${store.dialect.regexMatch('ticker', '$1')} AND resolution <> 'day'`,
     [pattern],
   );
   if (!r || r.lo === null || r.hi === null) return undefined;
@@ -475,7 +479,8 @@ export async function futuresSnapshotData(
   const date = sessionEndDate(ms);
   const { start, end } = sessionBoundsMs(date);
   const [part] = await store.all<{ o: number; h: number; l: number; c: number; v: number; n: bigint }>(
-    `SELECT arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c, sum(v) AS v, count(*) AS n
+    `SELECT ${store.dialect.argMin('o', 't')} AS o, max(h) AS h, min(l) AS l, ${store.dialect.argMax('c', 't')} AS c,
+       sum(v) AS v, count(*) AS n
      FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t >= $2 AND t + 60000 <= $3`,
     [ticker, BigInt(start), BigInt(Math.min(ms, end))],
   );

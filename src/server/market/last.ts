@@ -72,13 +72,15 @@ export async function lastQuoteBar(
   ticker: string,
   atMs: number,
 ): Promise<BarQuote | undefined> {
-  const rows = await store.all<BarQuote>(
-    `SELECT ${store.dialect.double(`t + ${RESOLUTION_MS} - 1`)} AS t, ${store.dialect.double('t')} AS start, bid_c AS bid, ask_c AS ask FROM quote_bars
+  // No alias named after a column: ClickHouse would read the column in WHERE as the alias.
+  const rows = await store.all<{ end_t: number; start: number; bid: number; ask: number }>(
+    `SELECT ${store.dialect.double(`t + ${RESOLUTION_MS} - 1`)} AS end_t, ${store.dialect.double('t')} AS start, bid_c AS bid, ask_c AS ask FROM quote_bars
       WHERE ticker = $1 AND bid_c IS NOT NULL AND ask_c IS NOT NULL AND t + ${RESOLUTION_MS} - 1 <= $2
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],
   );
-  return rows[0] ? { ...rows[0] } : undefined;
+  const row = rows[0];
+  return row ? { t: row.end_t, start: row.start, bid: row.bid, ask: row.ask } : undefined;
 }
 
 /** The closing price of the latest trade bar of `ticker` ending at or before `atMs`, or undefined. */
@@ -87,13 +89,14 @@ export async function lastBarClose(
   ticker: string,
   atMs: number,
 ): Promise<{ t: number; price: number } | undefined> {
-  const rows = await store.all<{ t: number; price: number }>(
-    `SELECT ${store.dialect.double(`t + ${RESOLUTION_MS} - 1`)} AS t, c AS price FROM bars
+  const rows = await store.all<{ end_t: number; price: number }>(
+    `SELECT ${store.dialect.double(`t + ${RESOLUTION_MS} - 1`)} AS end_t, c AS price FROM bars
       WHERE ticker = $1 AND t + ${RESOLUTION_MS} - 1 <= $2
       ORDER BY t + ${RESOLUTION_MS} DESC, ${RESOLUTION_MS} ASC LIMIT 1`,
     [ticker, BigInt(Math.floor(atMs))],
   );
-  return rows[0] ? { ...rows[0] } : undefined;
+  const row = rows[0];
+  return row ? { t: row.end_t, price: row.price } : undefined;
 }
 
 /** The first instant (Unix ms) with data for `ticker` (ticks or bars), or undefined. */

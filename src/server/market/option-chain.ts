@@ -1,5 +1,5 @@
 import { Where } from '../listing/where.js';
-import { CONTRACT_COLUMNS, type ContractRow } from '../snapshots/option-snapshot.js';
+import { type ContractRow, contractColumns } from '../snapshots/option-snapshot.js';
 import type { Store } from '../store/store.js';
 import type { OffsetWindow, Values } from './reference.js';
 
@@ -13,7 +13,10 @@ export async function chainContract(
 ): Promise<ContractRow | undefined> {
   const where = new Where().add('ticker = ?', contract).add('underlying_ticker = ?', underlying);
   return (
-    await store.all<ContractRow>(`SELECT ${CONTRACT_COLUMNS} FROM option_contracts${where}`, where.params)
+    await store.all<ContractRow>(
+      `SELECT ${contractColumns(store.dialect)} FROM option_contracts${where}`,
+      where.params,
+    )
   )[0];
 }
 
@@ -29,16 +32,16 @@ export function chainContracts(
 ): Promise<ContractRow[]> {
   const where = new Where()
     .add('underlying_ticker = ?', underlying)
-    .add('expiration_date >= ?::DATE', page.from)
+    .add(`expiration_date >= ${store.dialect.date('?')}`, page.from)
     .field(v, 'strike_price', 'strike_price')
-    .field(v, 'expiration_date', 'expiration_date', '?::DATE');
+    .field(v, 'expiration_date', 'expiration_date', store.dialect.date('?'));
   const type = v.get('contract_type');
   if (typeof type === 'string') where.add('contract_type = ?', type);
   const sortKey = String(v.get('sort') ?? 'ticker');
   const column = SORT_COLUMNS.has(sortKey) ? sortKey : 'ticker';
   const order = v.get('order') === 'desc' ? 'DESC' : 'ASC';
   return store.all<ContractRow>(
-    `SELECT ${CONTRACT_COLUMNS} FROM option_contracts${where}
+    `SELECT ${contractColumns(store.dialect)} FROM option_contracts${where}
       ORDER BY ${column} ${order}, ticker ${order} LIMIT ${page.limit + 1} OFFSET ${page.offset}`,
     where.params,
   );

@@ -140,7 +140,7 @@ const factorAfter = (
 export async function listDividendsV1(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
   const where = new Where().field(v, 'ticker', 'ticker');
   const anyOf = v.get('ticker.any_of');
-  if (Array.isArray(anyOf)) where.anyOf('ticker', anyOf);
+  if (Array.isArray(anyOf)) where.anyOf(store.dialect, 'ticker', anyOf);
   dateFilters(where, v, 'ex_dividend_date', field('ex_dividend_date'));
   where.field(v, 'frequency', `TRY_CAST(${field('frequency')} AS INTEGER)`);
   const type = v.get('distribution_type');
@@ -205,25 +205,53 @@ const SPLIT_SORT: Readonly<Record<string, string>> = {
  * those of the ticker's later splits.
  */
 export async function listSplitsV1(store: Store, v: Values, page: OffsetWindow): Promise<SplitV1Row[]> {
-  const where = new Where().field(v, 'ticker', 'ticker').field(v, 'execution_date', 'day', '?::DATE');
+  const where = new Where()
+    .field(v, 'ticker', 'ticker')
+    .field(v, 'execution_date', 'day', store.dialect.date('?'));
   const anyOf = v.get('ticker.any_of');
-  if (Array.isArray(anyOf)) where.anyOf('ticker', anyOf);
+  if (Array.isArray(anyOf)) where.anyOf(store.dialect, 'ticker', anyOf);
   const type = v.get('adjustment_type');
   if (type !== undefined) where.add('adjustment_type = ?', plain(type));
   const sort = parseSortList(v.get('sort'), SPLIT_SORT, 'execution_date.desc');
-  const rows = await store.all<SplitV1Row>(
-    `SELECT * FROM (SELECT ticker, strftime(execution_date, '%Y-%m-%d') AS execution_date, execution_date AS day,
+  const d = store.dialect;
+  const rows = await store.all<Omit<SplitV1Row, 'historical_adjustment_factor'> & { day?: unknown }>(
+    `SELECT * FROM (SELECT ticker, ${d.dateText('execution_date')} AS execution_date, execution_date AS day,
         split_from, split_to,
-        CASE WHEN split_to >= split_from THEN 'forward_split' ELSE 'reverse_split' END AS adjustment_type,
-        exp(sum(ln(split_from / split_to)) OVER (PARTITION BY ticker ORDER BY execution_date DESC
-          ROWS UNBOUNDED PRECEDING)) AS historical_adjustment_factor
+        CASE WHEN split_to >= split_from THEN 'forward_split' ELSE 'reverse_split' END AS adjustment_type
       FROM splits)${where}${orderBy(sort, 'ticker')} LIMIT ${page.limit + 1} OFFSET ${page.offset}`,
     where.params,
   );
-  return rows.map((r) => {
-    const { day: _day, ...rest } = r as SplitV1Row & { day?: unknown };
-    return { ...rest, historical_adjustment_factor: round(r.historical_adjustment_factor) };
+  const later = await splitsByTicker(store, [...new Set(rows.map((r) => r.ticker))]);
+  return rows.map(({ day: _day, ...rest }) => {
+    // This split's ratio times those of the ticker's later splits, multiplied here (no window
+    // functions on every store).
+    let factor = 1;
+    for (const s of later.get(rest.ticker) ?? []) {
+      if (s.execution_date >= rest.execution_date) factor *= s.split_from / s.split_to;
+    }
+    return { ...rest, historical_adjustment_factor: round(factor) };
   });
+}
+
+/** Every stored split of `tickers`, by ticker, latest first. */
+async function splitsByTicker(
+  store: Store,
+  tickers: readonly string[],
+): Promise<Map<string, { execution_date: string; split_from: number; split_to: number }[]>> {
+  const where = new Where().anyOf(store.dialect, 'ticker', tickers);
+  const rows = await store.all<{
+    ticker: string;
+    execution_date: string;
+    split_from: number;
+    split_to: number;
+  }>(
+    `SELECT ticker, ${store.dialect.dateText('execution_date')} AS execution_date, split_from, split_to
+      FROM splits${where} ORDER BY ticker, execution_date DESC`,
+    where.params,
+  );
+  const out = new Map<string, { execution_date: string; split_from: number; split_to: number }[]>();
+  for (const { ticker, ...split } of rows) out.set(ticker, [...(out.get(ticker) ?? []), split]);
+  return out;
 }
 
 /** News articles (`/v2/reference/news`), newest first by default. */

@@ -67,11 +67,16 @@ export function listTickers(store: Store, v: Values, page: OffsetWindow): Promis
   // The store holds no CUSIPs or CIKs: a filter on either matches nothing.
   if (v.has('cusip') || v.has('cik')) where.raw('FALSE');
   const search = str(v.get('search'));
-  if (search) where.add("strpos(lower(ticker || ' ' || coalesce(name, '')), ?) > 0", search.toLowerCase());
+  if (search) {
+    where.add(
+      `${store.dialect.position("lower(concat(ticker, ' ', coalesce(name, '')))", '?')} > 0`,
+      search.toLowerCase(),
+    );
+  }
   const active = v.get('active');
   if (typeof active === 'boolean') where.add('active = ?', active);
   const date = dateOf(v.get('date'));
-  if (date) where.add('(list_date IS NULL OR list_date <= ?::DATE)', date);
+  if (date) where.add(`(list_date IS NULL OR list_date <= ${store.dialect.date('?')})`, date);
   const sortKey = str(v.get('sort')) ?? 'ticker';
   const column = TICKER_SORT_COLUMNS.has(sortKey) ? sortKey : 'ticker';
   const order = direction(v.get('order'), 'asc');
@@ -102,7 +107,7 @@ export async function marketTickers(
   wanted?: readonly string[],
 ): Promise<string[]> {
   if (wanted) {
-    const where = new Where().add('market = ?', market).anyOf('ticker', wanted);
+    const where = new Where().add('market = ?', market).anyOf(store.dialect, 'ticker', wanted);
     const rows = await store.all<{ ticker: string }>(`SELECT ticker FROM tickers${where}`, where.params);
     const known = new Set(rows.map((r) => r.ticker));
     return [...new Set(wanted)].filter((t) => known.has(t));
@@ -150,9 +155,11 @@ export function listMarketTickers(
 export type ListedContractRow = OptionContractRow & { is_index: boolean };
 
 const CONTRACT_SORT_COLUMNS = new Set(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price']);
-const CONTRACT_SELECT = `SELECT c.ticker, c.underlying_ticker, c.contract_type, c.exercise_style,
-    strftime(c.expiration_date, '%Y-%m-%d') AS expiration_date, c.strike_price, c.shares_per_contract,
-    c.primary_exchange, EXISTS (SELECT 1 FROM tickers i WHERE i.ticker = 'I:' || c.underlying_ticker) AS is_index
+const contractSelect = (
+  d: SqlDialect,
+) => `SELECT c.ticker, c.underlying_ticker, c.contract_type, c.exercise_style,
+    ${d.dateText('c.expiration_date')} AS expiration_date, c.strike_price, c.shares_per_contract,
+    c.primary_exchange, concat('I:', c.underlying_ticker) IN (SELECT ticker FROM tickers) AS is_index
   FROM option_contracts c`;
 
 /**
@@ -172,16 +179,16 @@ export function listContracts(
   const type = str(v.get('contract_type'));
   if (type) where.add('c.contract_type = ?', type);
   where
-    .field(v, 'expiration_date', 'c.expiration_date', '?::DATE')
+    .field(v, 'expiration_date', 'c.expiration_date', store.dialect.date('?'))
     .field(v, 'strike_price', 'c.strike_price');
   const date = dateOf(v.get('as_of')) ?? asOf;
-  if (v.get('expired') === true) where.add('c.expiration_date < ?::DATE', date);
-  else where.add('c.expiration_date >= ?::DATE', date);
+  if (v.get('expired') === true) where.add(`c.expiration_date < ${store.dialect.date('?')}`, date);
+  else where.add(`c.expiration_date >= ${store.dialect.date('?')}`, date);
   const sortKey = str(v.get('sort')) ?? 'ticker';
   const column = CONTRACT_SORT_COLUMNS.has(sortKey) ? `c.${sortKey}` : 'c.ticker';
   const order = direction(v.get('order'), 'asc');
   return store.all<ListedContractRow>(
-    `${CONTRACT_SELECT}${where} ORDER BY ${column} ${order}, c.ticker ${order} ${window(page)}`,
+    `${contractSelect(store.dialect)}${where} ORDER BY ${column} ${order}, c.ticker ${order} ${window(page)}`,
     where.params,
   );
 }
@@ -189,7 +196,7 @@ export function listContracts(
 /** One option contract, or undefined. */
 export async function contractRow(store: Store, ticker: string): Promise<ListedContractRow | undefined> {
   const where = new Where().add('c.ticker = ?', ticker);
-  return (await store.all<ListedContractRow>(`${CONTRACT_SELECT}${where}`, where.params))[0];
+  return (await store.all<ListedContractRow>(`${contractSelect(store.dialect)}${where}`, where.params))[0];
 }
 
 /** A stored split. */
@@ -209,14 +216,14 @@ export function listSplits(
 ): Promise<StoredSplit[]> {
   const where = new Where()
     .field(v, 'ticker', 'ticker')
-    .field(v, 'execution_date', 'execution_date', '?::DATE');
+    .field(v, 'execution_date', 'execution_date', store.dialect.date('?'));
   const reverse = v.get('reverse_split');
   if (reverse === true) where.raw('split_from > split_to');
   if (reverse === false) where.raw('split_from <= split_to');
   const column = str(v.get('sort')) === 'ticker' ? 'ticker' : 'execution_date';
   const order = direction(v.get('order'), defaultOrder);
   return store.all<StoredSplit>(
-    `SELECT ticker, strftime(execution_date, '%Y-%m-%d') AS execution_date, split_from, split_to FROM splits${where}
+    `SELECT ticker, ${store.dialect.dateText('execution_date')} AS execution_date, split_from, split_to FROM splits${where}
       ORDER BY ${column} ${order}, ticker ${order}, execution_date ${order} ${window(page)}`,
     where.params,
   );

@@ -1,6 +1,6 @@
 import type { DecodedValue } from '../../core/wire-values.js';
 import { Where } from '../listing/where.js';
-import { CONTRACT_COLUMNS, type ContractRow } from '../snapshots/option-snapshot.js';
+import { type ContractRow, contractColumns } from '../snapshots/option-snapshot.js';
 import type { AssetType, SnapshotSubject } from '../snapshots/unified-snapshot.js';
 import type { Store } from '../store/store.js';
 
@@ -20,9 +20,9 @@ async function withContracts(store: Store, rows: readonly SubjectRow[]): Promise
   const options = rows.filter((r) => r.type === 'options').map((r) => r.ticker);
   const contracts = new Map<string, ContractRow>();
   if (options.length > 0) {
-    const where = new Where().anyOf('ticker', options);
+    const where = new Where().anyOf(store.dialect, 'ticker', options);
     const found = await store.all<ContractRow>(
-      `SELECT ${CONTRACT_COLUMNS} FROM option_contracts${where}`,
+      `SELECT ${contractColumns(store.dialect)} FROM option_contracts${where}`,
       where.params,
     );
     for (const c of found) contracts.set(c.ticker, c);
@@ -38,7 +38,7 @@ export async function snapshotSubjects(
   store: Store,
   tickers: readonly string[],
 ): Promise<Map<string, SnapshotSubject>> {
-  const where = new Where().anyOf('ticker', tickers);
+  const where = new Where().anyOf(store.dialect, 'ticker', tickers);
   const rows = await store.all<SubjectRow>(`SELECT * FROM ${SUBJECTS}${where}`, where.params);
   return new Map((await withContracts(store, rows)).map((s) => [s.ticker, s]));
 }

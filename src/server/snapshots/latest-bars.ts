@@ -37,10 +37,13 @@ export async function latestQuoteBars(
     ask_c: number | null;
     ask_size: number | null;
   }>(
-    `SELECT ticker, t, resolution, bid_c, bid_size, ask_c, ask_size FROM quote_bars
-      WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND t + ${LENGTH_SQL} <= $2
-      QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY t + ${LENGTH_SQL} DESC,
-        CASE WHEN resolution = 'second' THEN 0 WHEN resolution = 'minute' THEN 1 WHEN resolution = 'hour' THEN 2 ELSE 3 END) = 1`,
+    store.dialect.firstPer(
+      `SELECT ticker, t, resolution, bid_c, bid_size, ask_c, ask_size FROM quote_bars
+        WHERE ${store.dialect.inList('ticker', '$1')} AND t + ${LENGTH_SQL} <= $2`,
+      'ticker',
+      `t + ${LENGTH_SQL} DESC,
+        CASE WHEN resolution = 'second' THEN 0 WHEN resolution = 'minute' THEN 1 WHEN resolution = 'hour' THEN 2 ELSE 3 END`,
+    ),
     [listValue(tickers), BigInt(Math.floor(nowMs))],
   );
   const length: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
@@ -67,9 +70,12 @@ export async function latestOpenInterest(
   const out = new Map<string, number>();
   if (tickers.length === 0) return out;
   const rows = await store.all<{ ticker: string; open_interest: number }>(
-    `SELECT ticker, open_interest FROM open_interest
-      WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND t <= $2
-      QUALIFY row_number() OVER (PARTITION BY ticker ORDER BY t DESC) = 1`,
+    store.dialect.firstPer(
+      `SELECT ticker, open_interest FROM open_interest
+        WHERE ${store.dialect.inList('ticker', '$1')} AND t <= $2`,
+      'ticker',
+      't DESC',
+    ),
     [listValue(tickers), BigInt(Math.floor(nowMs))],
   );
   for (const r of rows) out.set(r.ticker, r.open_interest);

@@ -4,7 +4,7 @@ import { tradingSession } from '../calendar/index.js';
 import { blackScholesGreeks, DAYS_PER_YEAR, impliedVolatility } from '../greeks/index.js';
 import { roundTo } from '../market/index.js';
 import type { OptionContractRow } from '../store/rows.js';
-import type { Store } from '../store/store.js';
+import type { SqlDialect, Store } from '../store/store.js';
 import { latestOpenInterest, latestQuoteBars, type QuoteBarClose } from './latest-bars.js';
 import { dailyBarFinalAt, sessionDate } from './session-day.js';
 import { type UnderlyingPrice, underlyingPrice } from './underlying-price.js';
@@ -13,8 +13,8 @@ import { type UnderlyingPrice, underlyingPrice } from './underlying-price.js';
 export type ContractRow = OptionContractRow;
 
 /** SQL selecting `ContractRow` columns from `option_contracts`. */
-export const CONTRACT_COLUMNS = `ticker, underlying_ticker, contract_type, exercise_style,
-  strftime(expiration_date, '%Y-%m-%d') AS expiration_date, strike_price, shares_per_contract, primary_exchange`;
+export const contractColumns = (d: SqlDialect) => `ticker, underlying_ticker, contract_type, exercise_style,
+  ${d.dateText('expiration_date')} AS expiration_date, strike_price, shares_per_contract, primary_exchange`;
 
 interface DayRow {
   ticker: string;
@@ -200,11 +200,15 @@ async function sessionDays(
   dayStart: number,
   nowMs: number,
 ): Promise<Map<string, DayRow>> {
-  const agg = `SELECT ticker, arg_min(o, t) AS o, max(h) AS h, min(l) AS l, arg_max(c, t) AS c, sum(v) AS v,
-        CASE WHEN sum(v) > 0 THEN sum(coalesce(vw, (h + l + c) / 3) * v) / sum(v) ELSE arg_max(c, t) END AS vw,
+  const d = store.dialect;
+  // Named apart from the columns: ClickHouse would read `v` in `sum(… * v)` as the alias `sum(v)`.
+  const agg = `SELECT ticker, day_o AS o, day_h AS h, day_l AS l, day_c AS c, day_v AS v, day_vw AS vw, last_t
+    FROM (SELECT ticker, ${d.argMin('o', 't')} AS day_o, max(h) AS day_h, min(l) AS day_l,
+        ${d.argMax('c', 't')} AS day_c, sum(v) AS day_v,
+        CASE WHEN sum(v) > 0 THEN sum(coalesce(vw, (h + l + c) / 3) * v) / sum(v) ELSE ${d.argMax('c', 't')} END AS day_vw,
         max(t) AS last_t
-      FROM bars WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND resolution = $2 AND t >= $3 AND t + $5 <= $4
-      GROUP BY ticker`;
+      FROM bars WHERE ${d.inList('ticker', '$1')} AND resolution = $2 AND t >= $3 AND t + $5 <= $4
+      GROUP BY ticker)`;
   const list = listValue([...tickers]);
   const rows = await store.all<DayRow>(agg, [
     list,
@@ -231,8 +235,8 @@ async function previousCloses(
   dayStart: number,
 ): Promise<Map<string, number>> {
   const rows = await store.all<{ ticker: string; c: number }>(
-    `SELECT ticker, arg_max(c, t) AS c FROM bars
-      WHERE ticker IN (SELECT unnest($1::VARCHAR[])) AND resolution IN ('minute', 'day') AND t < $2
+    `SELECT ticker, ${store.dialect.argMax('c', 't')} AS c FROM bars
+      WHERE ${store.dialect.inList('ticker', '$1')} AND resolution IN ('minute', 'day') AND t < $2
       GROUP BY ticker`,
     [listValue([...tickers]), BigInt(dayStart)],
   );

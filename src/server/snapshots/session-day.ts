@@ -153,12 +153,15 @@ async function adjustAcrossSplits(
   fromDate: string,
   toDate: string,
 ): Promise<Bar> {
-  const rows = await store.all<{ f: number | null }>(
-    `SELECT product(split_to / split_from) AS f FROM splits
-      WHERE ticker = $1 AND execution_date > $2::DATE AND execution_date <= $3::DATE AND split_from > 0`,
+  const d = store.dialect;
+  // Multiplied here, in date order, so that every store gives the same factor to the last bit.
+  const rows = await store.all<{ r: number }>(
+    `SELECT split_to / split_from AS r FROM splits
+      WHERE ticker = $1 AND execution_date > ${d.date('$2')} AND execution_date <= ${d.date('$3')} AND split_from > 0
+      ORDER BY execution_date`,
     [ticker, fromDate, toDate],
   );
-  const f = rows[0]?.f;
+  const f = rows.reduce((p, { r }) => p * r, 1);
   if (!f || f === 1) return bar;
   const out: Bar = { ...bar, o: bar.o / f, h: bar.h / f, l: bar.l / f, c: bar.c / f, v: bar.v * f };
   if (bar.vw !== undefined) out.vw = bar.vw / f;

@@ -83,8 +83,16 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   least: (a, b) => `nullIf(least(if(${a} = 0, ${b}, ${a}), if(${b} = 0, ${a}, ${b})), 0)`,
   nullableDouble: (x) => `CAST(${x} AS Nullable(Float64))`,
   regexMatch: (x, pattern) => `match(${x}, ${pattern})`,
+  position: (x, needle) => `position(${x}, ${needle})`,
   dateText: (x) => `toString(${x})`,
   timestampText: (x) => `concat(replaceOne(toString(${x}, 'UTC'), ' ', 'T'), 'Z')`,
+  // A `YYYY-MM-DD` literal compares with a Date column as that day. Not `toDate(…)`: ClickHouse puts a
+  // select list's aliases into WHERE, so a column shown as text (`toString(d) AS d`) compares as text.
+  date: (x) => x,
+  // An empty list literal has no element type: the cast gives it one.
+  inList: (x, list) => `${x} IN (SELECT arrayJoin(CAST(${list} AS Array(String))))`,
+  // No window functions in 18.16; LIMIT BY keeps the first rows of each partition.
+  firstPer: (select, partition, order) => `${select} ORDER BY ${partition}, ${order} LIMIT 1 BY ${partition}`,
 };
 
 /**

@@ -275,6 +275,11 @@ const DUCKDB_DIALECT: SqlDialect = {
   least: (a, b) => `least(${a}, ${b})`,
   nullableDouble: (x) => `(${x})::DOUBLE`,
   regexMatch: (x, pattern) => `regexp_matches(${x}, ${pattern})`,
+  position: (x, needle) => `strpos(${x}, ${needle})`,
   dateText: (x) => `strftime(${x}, '%Y-%m-%d')`,
   timestampText: (x) => `strftime(${x}, '%Y-%m-%dT%H:%M:%SZ')`,
+  date: (x) => `${x}::DATE`,
+  inList: (x, list) => `${x} IN (SELECT unnest(${list}::VARCHAR[]))`,
+  firstPer: (select, partition, order) =>
+    `${select} QUALIFY row_number() OVER (PARTITION BY ${partition} ORDER BY ${order}) = 1`,
 };

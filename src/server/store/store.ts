@@ -66,8 +66,22 @@ export interface SqlDialect {
   nullableDouble(x: string): string;
   /** True when the text `x` matches the regular expression `pattern` (SQL text). */
   regexMatch(x: string, pattern: string): string;
+  /**
+   * Where the text `needle` first starts in the text `x`, 0 when nowhere (a position in characters or
+   * in bytes, by store: compare it with 0 only).
+   */
+  position(x: string, needle: string): string;
   /** A DATE as `YYYY-MM-DD` text. */
   dateText(x: string): string;
   /** A TIMESTAMP (UTC) as `YYYY-MM-DDTHH:MM:SSZ` text. */
   timestampText(x: string): string;
+  /** `YYYY-MM-DD` text (a parameter) as a DATE. */
+  date(x: string): string;
+  /** True when the text `x` is an element of `list`, a list-of-text parameter. */
+  inList(x: string, list: string): string;
+  /**
+   * The one row per `partition` (SQL text) of the query `select` (no ORDER BY of its own) that comes
+   * first in `order` (an ORDER BY list).
+   */
+  firstPer(select: string, partition: string, order: string): string;
 }

@@ -4,7 +4,7 @@ import type { Bar } from '../market/bars.js';
 import { marketTimeZone } from '../market/time-zone.js';
 import type { SqlValue, Store } from '../store/store.js';
 import type { BarFeed } from './feeds.js';
-import { compareTicks, MARKET_TICKERS, type TickerFilter, type TickKey } from './tick-source.js';
+import { compareTicks, marketTickers, type TickerFilter, type TickKey } from './tick-source.js';
 
 /** The window sizes a replay sends bars of. */
 export type BarSize = 'second' | 'minute';
@@ -63,7 +63,7 @@ export class BarSource {
       const sources = this.feed.sources[size] ?? [];
       list = this.store
         .all<{ ticker: string }>(
-          `SELECT DISTINCT ticker FROM bars WHERE ${MARKET_TICKERS[this.market]}
+          `SELECT DISTINCT ticker FROM bars WHERE ${marketTickers(this.store.dialect, this.market)}
             AND resolution IN (${sources.map((s) => `'${s}'`).join(', ') || "''"}) ORDER BY ticker`,
         )
         .then((rows) => rows.map((r) => r.ticker));

@@ -4,7 +4,7 @@ import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import type { HistoryBounds, TradesBefore, WindowSoFar } from './aggregator.js';
 import {
   compareTicks,
-  MARKET_TICKERS,
+  marketTickers,
   type Tick,
   type TickerFilter,
   type TickKey,
@@ -71,8 +71,8 @@ export class LiveSource implements TickReader {
   private load(): Promise<Map<string, Instrument>> {
     this.instruments ??= this.store
       .all<{ ticker: string; c: number }>(
-        `SELECT ticker, arg_max(c, t) AS c FROM bars
-          WHERE resolution = 'minute' AND ${MARKET_TICKERS[this.market]} GROUP BY ticker ORDER BY ticker`,
+        `SELECT ticker, ${this.store.dialect.argMax('c', 't')} AS c FROM bars
+          WHERE resolution = 'minute' AND ${marketTickers(this.store.dialect, this.market)} GROUP BY ticker ORDER BY ticker`,
       )
       .then((rows) => {
         const out = new Map<string, Instrument>();

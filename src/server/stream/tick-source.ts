@@ -1,6 +1,6 @@
 import type { StreamMarket } from '../../stream/channels.js';
-import { IS_FUTURES_SQL } from '../market/futures-tickers.js';
-import type { SqlValue, Store } from '../store/store.js';
+import { isFuturesSql } from '../market/futures-tickers.js';
+import type { SqlDialect, SqlValue, Store } from '../store/store.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import type { HistoryBounds, TradesBefore } from './aggregator.js';
 import { type BarFilters, BarSource, type BarTick } from './bar-source.js';
@@ -30,14 +30,16 @@ export interface TickerFilter {
 }
 
 /** How a market's tickers look in the store (the wildcard's predicate). */
-export const MARKET_TICKERS: Record<StreamMarket, string> = {
-  stocks: `ticker NOT LIKE '%:%' AND NOT ${IS_FUTURES_SQL}`,
-  options: "ticker LIKE 'O:%'",
-  forex: "ticker LIKE 'C:%'",
-  crypto: "ticker LIKE 'X:%'",
-  indices: "ticker LIKE 'I:%'",
-  futures: IS_FUTURES_SQL,
-};
+export function marketTickers(d: SqlDialect, market: StreamMarket): string {
+  const prefixed: Record<Exclude<StreamMarket, 'stocks' | 'futures'>, string> = {
+    options: "ticker LIKE 'O:%'",
+    forex: "ticker LIKE 'C:%'",
+    crypto: "ticker LIKE 'X:%'",
+    indices: "ticker LIKE 'I:%'",
+  };
+  if (market === 'stocks') return `ticker NOT LIKE '%:%' AND NOT ${isFuturesSql(d)}`;
+  return market === 'futures' ? isFuturesSql(d) : prefixed[market];
+}
 
 /** Orders two ticks as the replay sends them. */
 export function compareTicks(a: TickKey, b: TickKey): number {
@@ -171,7 +173,7 @@ export class TickSource implements TickReader {
     if (!filter.all && filter.tickers.length === 0) return [];
     const params: SqlValue[] = [];
     const where: string[] = [];
-    if (filter.all) where.push(MARKET_TICKERS[this.market]);
+    if (filter.all) where.push(marketTickers(this.store.dialect, this.market));
     else {
       const marks = filter.tickers.map((ticker) => {
         params.push(ticker);
@@ -211,18 +213,21 @@ export class TickSource implements TickReader {
    */
   async tradesBefore(ticker: string, key: TickKey, bounds: HistoryBounds): Promise<TradesBefore> {
     const ns = (ms: number) => BigInt(ms) * 1_000_000n;
-    const win = (p: string, n: number) =>
-      `arg_min(price, sequence_number) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}o,
-       max(price) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}h,
-       min(price) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}l,
-       arg_max(price, sequence_number) FILTER (WHERE sip_timestamp >= $${n}) AS ${p}c,
-       coalesce(sum(size) FILTER (WHERE sip_timestamp >= $${n}), 0) AS ${p}v,
-       coalesce(sum(price * size) FILTER (WHERE sip_timestamp >= $${n}), 0) AS ${p}pv,
-       (count(*) FILTER (WHERE sip_timestamp >= $${n}))::DOUBLE AS ${p}n`;
+    const d = this.store.dialect;
+    const win = (p: string, n: number) => {
+      const from = `sip_timestamp >= $${n}`;
+      return `${d.aggWhere(d.argMin('price', 'sequence_number'), from)} AS ${p}o,
+       ${d.aggWhere('max(price)', from)} AS ${p}h,
+       ${d.aggWhere('min(price)', from)} AS ${p}l,
+       ${d.aggWhere(d.argMax('price', 'sequence_number'), from)} AS ${p}c,
+       coalesce(${d.aggWhere('sum(size)', from)}, 0) AS ${p}v,
+       coalesce(${d.aggWhere('sum(price * size)', from)}, 0) AS ${p}pv,
+       ${d.double(`coalesce(${d.aggWhere('sum(1)', from)}, 0)`)} AS ${p}n`;
+    };
     type Row = Record<string, number | null>;
     const rows = await this.store.all<Row>(
       `SELECT coalesce(sum(size), 0) AS v, coalesce(sum(price * size), 0) AS pv,
-              arg_min(price, sequence_number) AS op, ${win('m', 5)}, ${win('s', 6)}
+              ${d.argMin('price', 'sequence_number')} AS op, ${win('m', 5)}, ${win('s', 6)}
          FROM trades WHERE ticker = $1 AND sip_timestamp >= $2
           AND (sip_timestamp, sequence_number) < ($3, $4)`,
       [ticker, ns(bounds.day), key.ts, key.seq, ns(bounds.minute), ns(bounds.second)],
@@ -251,17 +256,19 @@ export class TickSource implements TickReader {
    * bars (indices), the latest second or minute bar's; undefined when it has neither.
    */
   async latest(): Promise<bigint | undefined> {
-    const where = MARKET_TICKERS[this.market];
+    const where = marketTickers(this.store.dialect, this.market);
     const rows = await this.store.all<{ m: bigint | null }>(
       `SELECT max(m) AS m FROM (SELECT max(sip_timestamp) AS m FROM trades WHERE ${where}
         UNION ALL SELECT max(sip_timestamp) AS m FROM quotes WHERE ${where})`,
     );
-    const ticks = rows[0]?.m ?? undefined;
+    // ClickHouse's max over no rows is 0, not NULL; no tick or bar is stamped 0.
+    const m = rows[0]?.m;
+    const ticks = m === null || m === undefined || m === 0n ? undefined : m;
     if (ticks !== undefined || !this.bars) return ticks;
     const bars = await this.store.all<{ m: number | bigint | null }>(
       `SELECT max(t) AS m FROM bars WHERE ${where} AND resolution IN ('second', 'minute')`,
     );
-    const m = bars[0]?.m;
-    return m === null || m === undefined ? undefined : BigInt(m) * 1_000_000n;
+    const b = bars[0]?.m;
+    return b === null || b === undefined || Number(b) === 0 ? undefined : BigInt(b) * 1_000_000n;
   }
 }

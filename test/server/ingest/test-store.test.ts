@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { unzipSync } from 'fflate';
-import { IS_FUTURES_SQL } from '../../../src/server/market/futures-tickers.js';
+import { isFuturesSql } from '../../../src/server/market/futures-tickers.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir, marketDataDir, sharedDir } from '../../support/shared.js';
 import { openTestStore, testStorePath } from '../../support/store.js';
@@ -83,7 +83,7 @@ describe('the prepared test store (whole market-data folder)', () => {
       expected.set(ticker, (expected.get(ticker) ?? 0) + zipLines(path));
     }
     const rows = await store.all<{ ticker: string; n: bigint }>(
-      `SELECT ticker, count(*) AS n FROM trades WHERE ticker NOT LIKE '%:%' AND NOT ${IS_FUTURES_SQL}
+      `SELECT ticker, count(*) AS n FROM trades WHERE ticker NOT LIKE '%:%' AND NOT ${isFuturesSql(store.dialect)}
        GROUP BY ticker ORDER BY ticker`,
     );
     assert.deepEqual(

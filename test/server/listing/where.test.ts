@@ -36,7 +36,7 @@ describe('Where', () => {
     await withRows(async (store) => {
       const w = new Where()
         .range('ts', intersect({ gte: 1n, lt: 3n }, { gte: 2n }))
-        .anyOf('ticker', ["B'); DROP TABLE t; --", 'B']);
+        .anyOf(store.dialect, 'ticker', ["B'); DROP TABLE t; --", 'B']);
       assert.doesNotMatch(w.toString(), /DROP/);
       const rows = await store.all<{ ticker: string }>(`SELECT ticker FROM t${w}`, w.params);
       assert.deepEqual(
@@ -54,7 +54,7 @@ describe('Where', () => {
       );
       assert.equal(exact.toString(), ' WHERE ts = $1 AND ts < $2');
       assert.equal(new Where().toString(), '');
-      const none = new Where().anyOf('ticker', []);
+      const none = new Where().anyOf(store.dialect, 'ticker', []);
       assert.deepEqual(await store.all(`SELECT * FROM t${none}`, none.params), []);
     });
   });
