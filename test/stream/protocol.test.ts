@@ -109,10 +109,15 @@ test('unknown channels and actions get a status error naming them; the rest of t
 test('an upgrade on a path that is no market is refused with 404', async (t) => {
   const s = await startReplayServer(t);
   if (!s) return;
-  const ws = new WebSocket(`${s.wsUrl}/futures`);
+  const ws = new WebSocket(`${s.wsUrl}/bonds`);
   const status = await new Promise<number>((resolve) => {
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => resolve(-1));
+    // An upgrade that is accepted fails the test instead of leaving it waiting.
+    ws.on('open', () => {
+      resolve(101);
+      ws.close();
+    });
   });
   assert.equal(status, 404);
 });
