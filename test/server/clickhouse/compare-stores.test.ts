@@ -238,6 +238,17 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
       }
     }
     console.log(`# identical on both stores: ${identical.length}; not yet: ${differing.length}`);
+    // Futures candles built from ticks or by calendar month are refused by name there, never a 500.
+    for (const path of [
+      '/futures/v1/aggs/GCZ3?resolution=5sec',
+      '/futures/v1/aggs/ESZ3?resolution=1month',
+      '/futures/v1/aggs/ESZ3?resolution=3session',
+    ]) {
+      assert.equal((await answer(duck, path, ROUTE_NOW.futures)).status, 200, path);
+      const refused = await answer(clickhouse, path, ROUTE_NOW.futures);
+      assert.equal(refused.status, 400, path);
+      assert.match(JSON.stringify(refused.body), /not served from a ClickHouse store yet/, path);
+    }
     assert.deepEqual(unexpected, [], 'answers that differ between the stores');
     // The server's default "now" per asset class, and a server started on the store's URL.
     const sorted = (times: DataTimes) => JSON.stringify(Object.entries(times.byClass).sort()) + times.latest;
