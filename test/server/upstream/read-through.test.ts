@@ -220,3 +220,15 @@ describe('caching server (startServer upstream)', () => {
     }
   });
 });
+
+test('a caching server keeps what it fetches in a DuckDB store: a ClickHouse store is refused by name, before anything opens', async () => {
+  await assert.rejects(
+    startServer({
+      store: 'clickhouse://default@127.0.0.1:1/default',
+      upstream: { url: 'http://127.0.0.1:1', apiKey: 'k' },
+      port: 0,
+      log: () => {},
+    }),
+    /Invalid store: "clickhouse:\/\/default@127\.0\.0\.1:1\/default"; the caching server \(upstream\) keeps what it fetches in a duckdb:PATH store/,
+  );
+});
