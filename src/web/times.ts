@@ -1,30 +1,19 @@
-/** Times written in a market's zone. */
+/** Times written in a market's zone, from the wall times of `src/dates`. */
 
-const formats = new Map<string, Intl.DateTimeFormat>();
+import { wallTime } from '../dates/time-zone.js';
 
-function formatIn(zone: string): Intl.DateTimeFormat {
-  let f = formats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(zone, f);
-  }
-  return f;
-}
-
-/** The fields of a Unix ms time in a zone. */
+/** The fields of a Unix ms time in a zone, zero-padded (`year`, `month`, `day`, `hour`, `minute`, `second`). */
 export function partsIn(ms: number, zone: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of formatIn(zone).formatToParts(ms)) out[p.type] = p.value;
-  return out;
+  const w = wallTime(ms, zone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return {
+    year: String(w.year).padStart(4, '0'),
+    month: two(w.month),
+    day: two(w.day),
+    hour: two(w.hour),
+    minute: two(w.minute),
+    second: two(w.second),
+  };
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of a Unix ms time in a zone. */
