@@ -1,30 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseJson } from '../../../src/core/json.js';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
+import { startServer } from '../../../src/server/index.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
-import { type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
-import { openTestStore, withStoreFile } from '../../support/store.js';
+import { type Answer, get, withCachingServer } from '../../support/upstream-rig.js';
 
 /**
  * The caching server (`startServer({ upstream })`) over real loopback HTTP: a server over the Lean test
  * store is the upstream (behind a proxy that counts its calls), another server over the same store is
  * the truth answers are compared with, and the caching server starts on an empty store.
  */
-
-interface Answer {
-  status: number;
-  text: string;
-  body: any;
-  headers: Headers;
-}
-
-async function get(base: string, path: string): Promise<Answer> {
-  const res = await fetch(`${base}${path}`);
-  const text = await res.text();
-  return { status: res.status, text, body: parseJson(text), headers: res.headers };
-}
 
 /** Every page of a listing, following next_url (which must point at `base`). */
 async function allPages(base: string, path: string): Promise<Answer[]> {
@@ -120,26 +105,9 @@ const COVERED: [path: string, rolledUp: boolean][] = [
 
 describe('caching server (startServer upstream)', () => {
   test('records through the upstream, then answers the same and covered requests from the store alone, also offline', async (t) => {
-    const lean = await openTestStore(t);
-    if (!lean) return;
-    const servers: RunningServer[] = [];
-    const proxies: ScriptedProxy[] = [];
-    try {
+    await withCachingServer(t, {}, async ({ lean, server: upstream, proxy, cache, logged, db }) => {
       const truth = await startServer({ store: lean, port: 0, log: () => {} });
-      servers.push(truth);
-      const upstream = await startServer({ store: lean, port: 0, log: () => {} });
-      servers.push(upstream);
-      const proxy = await startScriptedProxy(upstream.url);
-      proxies.push(proxy);
-      await withStoreFile(async (db) => {
-        const logged: string[] = [];
-        const cache = await startServer({
-          db,
-          port: 0,
-          upstream: { url: proxy.url },
-          log: (line) => logged.push(line),
-        });
-        servers.push(cache);
+      try {
         const first = new Map<string, string[]>();
         for (const path of RECORDED) {
           const got = await allPages(cache.url, path);
@@ -172,7 +140,6 @@ describe('caching server (startServer upstream)', () => {
 
         // The upstream goes away; the proxy stays to count any call (it would answer 502).
         await upstream.close();
-        servers.splice(servers.indexOf(upstream), 1);
         for (const path of RECORDED) {
           const again = (await allPages(cache.url, path)).map((p) => normal(p.text, cache.url));
           assert.deepEqual(again, first.get(path), path);
@@ -192,32 +159,32 @@ describe('caching server (startServer upstream)', () => {
         const status = await cacheStatus(cache.store as DuckDbStore);
         assert.ok(status.ranges.some((r) => r.ticker === 'IBM' && r.kind === 'quotes' && r.final));
         await cache.close();
-        servers.splice(servers.indexOf(cache), 1);
 
         // The same file, offline: what is stored answers; what is not is a 404 naming it.
         const offline = await startServer({ db, port: 0, upstream: { offline: true }, log: () => {} });
-        servers.push(offline);
-        for (const path of RECORDED) {
-          const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
-          assert.deepEqual(again, first.get(path), `offline ${path}`);
+        try {
+          for (const path of RECORDED) {
+            const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
+            assert.deepEqual(again, first.get(path), `offline ${path}`);
+          }
+          const details = await get(offline.url, '/v3/reference/tickers/IBM');
+          assert.equal(details.status, 404);
+          assert.match(details.body.message, /ticker details of IBM; this server is offline/);
+          const missing = await get(offline.url, '/v2/aggs/ticker/IBM/range/1/day/2013-08-20/2013-09-05');
+          assert.equal(missing.status, 404);
+          assert.equal(missing.body.status, 'NOT_FOUND');
+          assert.match(missing.body.message, /daily bars of IBM for 2013-08-20\.\.2013-08-31.*offline/);
+          const noTicks = await get(offline.url, '/v3/trades/SPY?timestamp=2013-10-07');
+          assert.equal(noTicks.status, 404);
+          assert.match(noTicks.body.message, /trades of SPY for 2013-10-07\.\.2013-10-07/);
+          assert.equal(proxy.seen.length, calls);
+        } finally {
+          await offline.close();
         }
-        const details = await get(offline.url, '/v3/reference/tickers/IBM');
-        assert.equal(details.status, 404);
-        assert.match(details.body.message, /ticker details of IBM; this server is offline/);
-        const missing = await get(offline.url, '/v2/aggs/ticker/IBM/range/1/day/2013-08-20/2013-09-05');
-        assert.equal(missing.status, 404);
-        assert.equal(missing.body.status, 'NOT_FOUND');
-        assert.match(missing.body.message, /daily bars of IBM for 2013-08-20\.\.2013-08-31.*offline/);
-        const noTicks = await get(offline.url, '/v3/trades/SPY?timestamp=2013-10-07');
-        assert.equal(noTicks.status, 404);
-        assert.match(noTicks.body.message, /trades of SPY for 2013-10-07\.\.2013-10-07/);
-        assert.equal(proxy.seen.length, calls);
-      });
-    } finally {
-      for (const s of servers.reverse()) await s.close();
-      for (const p of proxies) await p.close();
-      lean.close();
-    }
+      } finally {
+        await truth.close();
+      }
+    });
   });
 });
 

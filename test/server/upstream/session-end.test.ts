@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createApp } from '../../../src/server/app.js';
-import { startServer } from '../../../src/server/index.js';
-import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
-import { ReadThrough } from '../../../src/server/upstream/read-through.js';
 import { firstOpenDay } from '../../../src/server/upstream/session-end.js';
-import { startScriptedProxy } from '../../support/scripted-proxy.js';
-import { openTestStore, withStoreFile } from '../../support/store.js';
+import { withCachingApp } from '../../support/upstream-rig.js';
 
 /** A day of the caching server's coverage is final from its market's close on, not only from midnight. */
 
@@ -33,43 +28,24 @@ describe('caching server: when a market day has ended', () => {
   });
 
   test("a stock's day fetched after 20:00 New York is kept for good, not fetched again when the age has passed", async (t) => {
-    const lean = await openTestStore(t);
-    if (!lean) return;
-    const up = await startServer({ store: lean, port: 0, log: () => {} });
-    const proxy = await startScriptedProxy(up.url);
-    try {
-      await withStoreFile(async (db) => {
-        const store = await DuckDbStore.open(db);
-        // 2013-10-08 21:00 in New York, still 2013-10-08 there.
-        let now = Date.UTC(2013, 9, 9, 1);
-        const layer = new ReadThrough(
-          store,
-          { url: proxy.url, maxAgeSeconds: 60 },
-          () => {},
-          () => now,
+    // 2013-10-08 21:00 in New York, still 2013-10-08 there.
+    const now = Date.UTC(2013, 9, 9, 1);
+    await withCachingApp(
+      t,
+      { now, upstream: { maxAgeSeconds: 60 } },
+      async ({ store, app, proxy, clock }) => {
+        const path = '/v2/aggs/ticker/SPY/range/1/minute/2013-10-08/2013-10-08?adjusted=false&apiKey=local';
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 1);
+        const [range] = (await cacheStatus(store)).ranges;
+        assert.deepEqual(
+          { first: range?.first, last: range?.last, final: range?.final },
+          { first: '2013-10-08', last: '2013-10-08', final: true },
         );
-        const app = createApp({ store, now: async () => now, log: () => {} }, { before: layer });
-        try {
-          const path = '/v2/aggs/ticker/SPY/range/1/minute/2013-10-08/2013-10-08?adjusted=false&apiKey=local';
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 1);
-          const [range] = (await cacheStatus(store)).ranges;
-          assert.deepEqual(
-            { first: range?.first, last: range?.last, final: range?.final },
-            { first: '2013-10-08', last: '2013-10-08', final: true },
-          );
-          now += 2 * HOUR;
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 1, 'an ended session is answered from the store');
-        } finally {
-          await layer.close();
-          store.close();
-        }
-      });
-    } finally {
-      await proxy.close();
-      await up.close();
-      lean.close();
-    }
+        clock.now += 2 * HOUR;
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 1, 'an ended session is answered from the store');
+      },
+    );
   });
 });

@@ -1,57 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createApp } from '../../../src/server/app.js';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
-import { ReadThrough } from '../../../src/server/upstream/read-through.js';
-import { type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
-import { openTestStore, withStoreFile } from '../../support/store.js';
+import {
+  type CachingApp,
+  withCachingApp,
+  withCachingServer,
+  withoutRequestId,
+} from '../../support/upstream-rig.js';
 
 /** Routes users repeat most are stored, not passed through: previous close, grouped daily. */
 
 /** 2013-10-09 15:00 UTC: the previous session is 2013-10-08. */
 const NOW = Date.UTC(2013, 9, 9, 15);
 
-const normal = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
+const normal = withoutRequestId;
 
-interface Rig {
-  upstream: RunningServer;
-  proxy: ScriptedProxy;
-  app: ReturnType<typeof createApp>;
-}
-
-async function withRig(t: import('node:test').TestContext, fn: (rig: Rig) => Promise<void>): Promise<void> {
-  const lean = await openTestStore(t);
-  if (!lean) return;
-  const upstream = await startServer({ store: lean, port: 0, now: NOW, log: () => {} });
-  const proxy = await startScriptedProxy(upstream.url);
-  try {
-    await withStoreFile(async (db) => {
-      const store = await DuckDbStore.open(db);
-      const layer = new ReadThrough(
-        store,
-        { url: proxy.url },
-        () => {},
-        () => NOW,
-      );
-      const app = createApp({ store, now: async () => NOW, log: () => {} }, { before: layer });
-      try {
-        await fn({ upstream, proxy, app });
-      } finally {
-        await layer.close();
-        store.close();
-      }
-    });
-  } finally {
-    await proxy.close();
-    await upstream.close();
-    lean.close();
-  }
-}
+/** The caching app at {@link NOW}, the upstream on the same clock. */
+const withRig = (t: import('node:test').TestContext, fn: (rig: CachingApp) => Promise<void>) =>
+  withCachingApp(t, { now: NOW, upstreamNow: NOW }, fn);
 
 describe('caching server: stored routes', () => {
   test('a previous close is stored as daily bars and answered from the store the next time', async (t) => {
-    await withRig(t, async ({ upstream, proxy, app }) => {
+    await withRig(t, async ({ server: upstream, proxy, app }) => {
       for (const path of ['/v2/aggs/ticker/IBM/prev', '/v2/aggs/ticker/IBM/prev?adjusted=false']) {
         const want = await (await fetch(`${upstream.url}${path}`)).text();
         const sep = path.includes('?') ? '&' : '?';
@@ -71,7 +40,7 @@ describe('caching server: stored routes', () => {
   });
 
   test("a market's grouped daily bars are stored as daily bars and answered from the store the next time", async (t) => {
-    await withRig(t, async ({ upstream, proxy, app }) => {
+    await withRig(t, async ({ server: upstream, proxy, app }) => {
       for (const path of [
         '/v2/aggs/grouped/locale/us/market/stocks/2013-10-08?adjusted=false',
         '/v2/aggs/grouped/locale/global/market/fx/2014-05-01?adjusted=true',
@@ -96,34 +65,18 @@ describe('caching server: stored routes', () => {
   });
 
   test("a caching server's previous close follows its own clock, not the store's latest data", async (t) => {
-    const lean = await openTestStore(t);
-    if (!lean) return;
-    const upstream = await startServer({ store: lean, port: 0, now: NOW, log: () => {} });
-    const proxy = await startScriptedProxy(upstream.url);
-    try {
-      await withStoreFile(async (db) => {
-        const cache = await startServer({
-          db,
-          port: 0,
-          now: NOW,
-          upstream: { url: proxy.url },
-          log: () => {},
-        });
-        try {
-          const path = '/v2/aggs/ticker/IBM/prev';
-          const want = await (await fetch(`${upstream.url}${path}`)).text();
-          assert.equal(JSON.parse(want).resultsCount, 1);
-          const got = await (await fetch(`${cache.url}${path}`)).text();
-          assert.equal(normal(got), normal(want));
-          assert.match(proxy.seen[0]?.url ?? '', /\/range\/1\/day\/2013-10-02\/2013-10-08\?/);
-        } finally {
-          await cache.close();
-        }
-      });
-    } finally {
-      await proxy.close();
-      await upstream.close();
-      lean.close();
-    }
+    await withCachingServer(
+      t,
+      {},
+      async ({ server: upstream, proxy, cache }) => {
+        const path = '/v2/aggs/ticker/IBM/prev';
+        const want = await (await fetch(`${upstream.url}${path}`)).text();
+        assert.equal(JSON.parse(want).resultsCount, 1);
+        const got = await (await fetch(`${cache.url}${path}`)).text();
+        assert.equal(normal(got), normal(want));
+        assert.match(proxy.seen[0]?.url ?? '', /\/range\/1\/day\/2013-10-02\/2013-10-08\?/);
+      },
+      NOW,
+    );
   });
 });

@@ -2,15 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { isInvalidParameterError } from '../../../src/core/errors.js';
-import { parseJson } from '../../../src/core/json.js';
-import { createApp } from '../../../src/server/app.js';
-import { type RunningServer, startServer } from '../../../src/server/index.js';
-import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
-import { ReadThrough } from '../../../src/server/upstream/read-through.js';
-import { parseRate, type UpstreamOptions } from '../../../src/server/upstream/upstream-options.js';
-import { type ProxyAction, type ScriptedProxy, startScriptedProxy } from '../../support/scripted-proxy.js';
-import { openTestStore, withStoreFile } from '../../support/store.js';
+import { parseRate } from '../../../src/server/upstream/upstream-options.js';
+import type { ProxyAction } from '../../support/scripted-proxy.js';
+import { countRows, get, withCachingApp, withCachingServer } from '../../support/upstream-rig.js';
 
 /**
  * How the caching server behaves towards its upstream: one call for identical concurrent requests,
@@ -21,58 +17,9 @@ import { openTestStore, withStoreFile } from '../../support/store.js';
 /** IBM quotes of 2013-10-08: two pages upstream (62,875 quotes, 50,000 a page). */
 const TWO_PAGES = '/v3/quotes/IBM?timestamp=2013-10-08&limit=10';
 
-interface Rig {
-  lean: DuckDbStore;
-  upstream: RunningServer;
-  proxy: ScriptedProxy;
-  cache: RunningServer;
-  logged: string[];
-}
-
-/** A Lean upstream behind a scripted proxy, and a caching server over an empty store in front of it. */
-async function withRig(
-  t: import('node:test').TestContext,
-  upstream: Omit<UpstreamOptions, 'url'>,
-  fn: (rig: Rig) => Promise<void>,
-): Promise<void> {
-  const lean = await openTestStore(t);
-  if (!lean) return;
-  const up = await startServer({ store: lean, port: 0, log: () => {} });
-  const proxy = await startScriptedProxy(up.url);
-  try {
-    await withStoreFile(async (db) => {
-      const logged: string[] = [];
-      const cache = await startServer({
-        db,
-        port: 0,
-        upstream: { ...upstream, url: proxy.url },
-        log: (l) => logged.push(l),
-      });
-      try {
-        await fn({ lean, upstream: up, proxy, cache, logged });
-      } finally {
-        await cache.close();
-      }
-    });
-  } finally {
-    await proxy.close();
-    await up.close();
-    lean.close();
-  }
-}
-
-async function get(base: string, path: string, init?: RequestInit) {
-  const res = await fetch(`${base}${path}`, init);
-  const text = await res.text();
-  return { status: res.status, text, body: parseJson(text) as any, headers: res.headers };
-}
-
-const count = async (store: DuckDbStore, sql: string) =>
-  Number((await store.all<{ n: bigint }>(`SELECT count(*) AS n FROM (${sql})`))[0]?.n);
-
 describe('caching server and its upstream', () => {
   test('identical concurrent requests make one upstream fetch', async (t) => {
-    await withRig(t, {}, async ({ proxy, cache }) => {
+    await withCachingServer(t, {}, async ({ proxy, cache }) => {
       const path = '/v3/trades/IBM?timestamp=2013-10-07&order=asc&limit=50';
       const answers = await Promise.all(Array.from({ length: 6 }, () => get(cache.url, path)));
       for (const a of answers) assert.equal(a.status, 200);
@@ -83,7 +30,7 @@ describe('caching server and its upstream', () => {
   });
 
   test('a 429 with Retry-After is waited out and the request answered', async (t) => {
-    await withRig(t, {}, async ({ proxy, cache }) => {
+    await withCachingServer(t, {}, async ({ proxy, cache }) => {
       proxy.script = (_req, i): ProxyAction => (i === 0 ? { status: 429, retryAfter: '0.2' } : 'forward');
       const a = await get(cache.url, '/v3/trades/IBM?timestamp=2013-10-07&limit=5');
       assert.equal(a.status, 200);
@@ -93,7 +40,7 @@ describe('caching server and its upstream', () => {
   });
 
   test('a 429 that persists reaches the client with its Retry-After, and nothing is stored', async (t) => {
-    await withRig(t, { maxRetries: 0 }, async ({ proxy, cache }) => {
+    await withCachingServer(t, { maxRetries: 0 }, async ({ proxy, cache }) => {
       proxy.script = () => ({ status: 429, retryAfter: '30' });
       const a = await get(cache.url, '/v3/trades/IBM?timestamp=2013-10-07&limit=5');
       assert.equal(a.status, 429);
@@ -101,8 +48,8 @@ describe('caching server and its upstream', () => {
       assert.equal(typeof a.body.request_id, 'string');
       assert.match(a.body.error, /upstream service answered 429.*nothing of this request was stored/);
       assert.equal(a.headers.get('retry-after'), '30');
-      assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM trades'), 0);
-      assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
+      assert.equal(await countRows(cache.store as DuckDbStore, 'SELECT * FROM trades'), 0);
+      assert.equal(await countRows(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
     });
   });
 
@@ -111,23 +58,23 @@ describe('caching server and its upstream', () => {
     ['a connection dropped halfway through the page', 'drop-mid-body', 502],
   ] as const) {
     test(`${name} on the second page of a fetch stores nothing; the next request fetches it whole`, async (t) => {
-      await withRig(t, { maxRetries: 0 }, async ({ lean, proxy, cache }) => {
+      await withCachingServer(t, { maxRetries: 0 }, async ({ lean, proxy, cache }) => {
         proxy.script = (req) => (req.url.includes('cursor=') ? fault : 'forward');
         const failed = await get(cache.url, TWO_PAGES);
         assert.equal(failed.status, status, failed.text);
         assert.equal(failed.body.status, 'ERROR');
         assert.equal(typeof failed.body.error, 'string');
         assert.equal(proxy.seen.length, 2);
-        assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM quotes'), 0);
-        assert.equal(await count(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
+        assert.equal(await countRows(cache.store as DuckDbStore, 'SELECT * FROM quotes'), 0);
+        assert.equal(await countRows(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
 
         proxy.script = () => 'forward';
         const ok = await get(cache.url, TWO_PAGES);
         assert.equal(ok.status, 200, ok.text);
         assert.equal(ok.body.results.length, 10);
         const day = `SELECT * FROM quotes WHERE ticker = 'IBM' AND sip_timestamp >= ${BigInt(Date.UTC(2013, 9, 8, 4)) * 1_000_000n} AND sip_timestamp < ${BigInt(Date.UTC(2013, 9, 9, 4)) * 1_000_000n}`;
-        const stored = await count(cache.store as DuckDbStore, day);
-        assert.equal(stored, await count(lean, day));
+        const stored = await countRows(cache.store as DuckDbStore, day);
+        assert.equal(stored, await countRows(lean, day));
         assert.ok(stored > 50_000);
         assert.equal(proxy.seen.length, 4);
       });
@@ -135,7 +82,7 @@ describe('caching server and its upstream', () => {
   }
 
   test('the upstream key goes upstream only; a local key never does; next_url points here', async (t) => {
-    await withRig(t, { apiKey: 'UPSTREAM-SECRET-KEY' }, async ({ proxy, cache, logged }) => {
+    await withCachingServer(t, { apiKey: 'UPSTREAM-SECRET-KEY' }, async ({ proxy, cache, logged }) => {
       const local = { headers: { authorization: 'Bearer LOCAL-CLIENT-KEY' } };
       const a = await get(
         cache.url,
@@ -165,117 +112,79 @@ describe('caching server and its upstream', () => {
   });
 
   test('ended sessions are kept; the current one is fetched again after its age; clear removes it all', async (t) => {
-    const lean = await openTestStore(t);
-    if (!lean) return;
-    const up = await startServer({ store: lean, port: 0, log: () => {} });
-    const proxy = await startScriptedProxy(up.url);
-    try {
-      await withStoreFile(async (db) => {
-        const store = await DuckDbStore.open(db);
-        // 2013-10-08 at 11:00 in New York: the 7th has ended, the 8th has not.
-        let now = Date.UTC(2013, 9, 8, 15);
-        const layer = new ReadThrough(
-          store,
-          { url: proxy.url, maxAgeSeconds: 60 },
-          () => {},
-          () => now,
+    // 2013-10-08 at 11:00 in New York: the 7th has ended, the 8th has not.
+    const now = Date.UTC(2013, 9, 8, 15);
+    await withCachingApp(
+      t,
+      { now, upstream: { maxAgeSeconds: 60 } },
+      async ({ lean, store, layer, app, proxy, clock }) => {
+        const path =
+          '/v2/aggs/ticker/SPY/range/1/minute/2013-10-07/2013-10-08?limit=50000&adjusted=false&apiKey=local';
+        const first = await app.request(path);
+        assert.equal(first.status, 200);
+        assert.equal(proxy.seen.length, 1);
+        const ranges = (await cacheStatus(store)).ranges;
+        assert.deepEqual(
+          ranges.map((r) => [r.kind, r.first, r.last, r.final]),
+          [
+            ['bars:minute', '2013-10-07', '2013-10-07', true],
+            ['bars:minute', '2013-10-08', '2013-10-08', false],
+          ],
         );
-        const app = createApp({ store, now: async () => now, log: () => {} }, { before: layer });
-        try {
-          const path =
-            '/v2/aggs/ticker/SPY/range/1/minute/2013-10-07/2013-10-08?limit=50000&adjusted=false&apiKey=local';
-          const first = await app.request(path);
-          assert.equal(first.status, 200);
-          assert.equal(proxy.seen.length, 1);
-          const ranges = (await cacheStatus(store)).ranges;
-          assert.deepEqual(
-            ranges.map((r) => [r.kind, r.first, r.last, r.final]),
-            [
-              ['bars:minute', '2013-10-07', '2013-10-07', true],
-              ['bars:minute', '2013-10-08', '2013-10-08', false],
-            ],
-          );
-          now += 30_000;
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 1, 'fresh: answered from the store');
-          now += 60_000;
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 2, 'aged: fetched again');
-          assert.match(proxy.seen[1]?.url ?? '', /\/range\/1\/minute\/2013-10-08\/2013-10-08\?/);
+        clock.now += 30_000;
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 1, 'fresh: answered from the store');
+        clock.now += 60_000;
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 2, 'aged: fetched again');
+        assert.match(proxy.seen[1]?.url ?? '', /\/range\/1\/minute\/2013-10-08\/2013-10-08\?/);
 
-          // A refresh fetches a stored range again, now.
-          const refreshed = await layer.refresh('SPY', { first: '2013-10-07', last: '2013-10-07' });
-          assert.deepEqual(refreshed, [
-            { kind: 'bars:minute', range: { first: '2013-10-07', last: '2013-10-07' } },
-          ]);
-          assert.equal(proxy.seen.length, 3);
-          assert.match(proxy.seen[2]?.url ?? '', /\/range\/1\/minute\/2013-10-07\/2013-10-07\?/);
-          assert.equal(
-            await count(store, "SELECT * FROM bars WHERE ticker = 'SPY'"),
-            await count(
-              lean,
-              "SELECT * FROM bars WHERE ticker = 'SPY' AND resolution = 'minute' AND t >= 1381118400000 AND t < 1381291200000",
-            ),
-          );
+        // A refresh fetches a stored range again, now.
+        const refreshed = await layer.refresh('SPY', { first: '2013-10-07', last: '2013-10-07' });
+        assert.deepEqual(refreshed, [
+          { kind: 'bars:minute', range: { first: '2013-10-07', last: '2013-10-07' } },
+        ]);
+        assert.equal(proxy.seen.length, 3);
+        assert.match(proxy.seen[2]?.url ?? '', /\/range\/1\/minute\/2013-10-07\/2013-10-07\?/);
+        assert.equal(
+          await countRows(store, "SELECT * FROM bars WHERE ticker = 'SPY'"),
+          await countRows(
+            lean,
+            "SELECT * FROM bars WHERE ticker = 'SPY' AND resolution = 'minute' AND t >= 1381118400000 AND t < 1381291200000",
+          ),
+        );
 
-          assert.equal(await clearCache(store), 2);
-          assert.equal(await count(store, "SELECT * FROM bars WHERE ticker = 'SPY'"), 0);
-          assert.equal((await cacheStatus(store)).ranges.length, 0);
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 4, 'cleared: fetched again');
-        } finally {
-          await layer.close();
-          store.close();
-        }
-      });
-    } finally {
-      await proxy.close();
-      await up.close();
-      lean.close();
-    }
+        assert.equal(await clearCache(store), 2);
+        assert.equal(await countRows(store, "SELECT * FROM bars WHERE ticker = 'SPY'"), 0);
+        assert.equal((await cacheStatus(store)).ranges.length, 0);
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 4, 'cleared: fetched again');
+      },
+    );
   });
 
   test('a snapshot is answered as stored until it is older than the age allowed, then fetched again', async (t) => {
-    const lean = await openTestStore(t);
-    if (!lean) return;
-    const up = await startServer({ store: lean, port: 0, log: () => {} });
-    const proxy = await startScriptedProxy(up.url);
-    try {
-      await withStoreFile(async (db) => {
-        const store = await DuckDbStore.open(db);
-        let now = Date.UTC(2013, 9, 8, 15);
-        const layer = new ReadThrough(
-          store,
-          { url: proxy.url, maxAgeSeconds: 60 },
-          () => {},
-          () => now,
-        );
-        const app = createApp({ store, now: async () => now, log: () => {} }, { before: layer });
-        try {
-          const path = '/v2/snapshot/locale/us/markets/stocks/tickers/SPY?apiKey=local';
-          const first = (await (await app.request(path)).json()) as { ticker: { ticker: string } };
-          assert.equal(first.ticker.ticker, 'SPY');
-          now += 59_000;
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 1);
-          now += 2000;
-          assert.equal((await app.request(path)).status, 200);
-          assert.equal(proxy.seen.length, 2);
-          assert.equal(await count(store, "SELECT * FROM reference_records WHERE kind = 'snapshot'"), 1);
-        } finally {
-          await layer.close();
-          store.close();
-        }
-      });
-    } finally {
-      await proxy.close();
-      await up.close();
-      lean.close();
-    }
+    const now = Date.UTC(2013, 9, 8, 15);
+    await withCachingApp(
+      t,
+      { now, upstream: { maxAgeSeconds: 60 } },
+      async ({ store, app, proxy, clock }) => {
+        const path = '/v2/snapshot/locale/us/markets/stocks/tickers/SPY?apiKey=local';
+        const first = (await (await app.request(path)).json()) as { ticker: { ticker: string } };
+        assert.equal(first.ticker.ticker, 'SPY');
+        clock.now += 59_000;
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 1);
+        clock.now += 2000;
+        assert.equal((await app.request(path)).status, 200);
+        assert.equal(proxy.seen.length, 2);
+        assert.equal(await countRows(store, "SELECT * FROM reference_records WHERE kind = 'snapshot'"), 1);
+      },
+    );
   });
 
   test('with an upstream rate, requests wait their turn instead of failing', async (t) => {
-    await withRig(t, { rate: { requests: 1, per: 0.05 } }, async ({ proxy, cache }) => {
+    await withCachingServer(t, { rate: { requests: 1, per: 0.05 } }, async ({ proxy, cache }) => {
       const days = ['2013-10-07', '2013-10-08', '2013-10-09', '2013-10-10'];
       const answers = await Promise.all(
         days.map((d) => get(cache.url, `/v2/aggs/ticker/IBM/range/1/minute/${d}/${d}?adjusted=false`)),

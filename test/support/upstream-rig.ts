@@ -1,0 +1,171 @@
+import type { TestContext } from 'node:test';
+import { parseJson } from '../../src/core/json.js';
+import { createApp } from '../../src/server/app.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
+import { ReadThrough } from '../../src/server/upstream/read-through.js';
+import type { UpstreamOptions } from '../../src/server/upstream/upstream-options.js';
+import { type ScriptedProxy, startScriptedProxy } from './scripted-proxy.js';
+import { openTestStore, withStoreFile } from './store.js';
+
+/**
+ * The rigs of the caching server's tests. The upstream is a server over the Lean test store behind a
+ * scripted proxy (which counts its calls and injects faults); the caching server runs in front of it on
+ * an empty store, either as a whole server over loopback HTTP or as the app in process with a clock the
+ * test moves.
+ */
+
+/** A Lean upstream behind its proxy. */
+export interface Upstream {
+  /** The Lean test store (read-only), for what a test compares with. */
+  lean: DuckDbStore;
+  /** The server over it, reached directly: the truth answers are compared with. */
+  server: RunningServer;
+  /** The proxy a caching server is pointed at. */
+  proxy: ScriptedProxy;
+}
+
+/**
+ * Runs `fn` with a Lean upstream behind a proxy, torn down afterwards. Skips the test (with a printed
+ * reason, failing under CI) when the Lean test store was not built.
+ * @param now - The upstream's clock (ms), for routes that depend on today.
+ */
+export async function withUpstream(
+  t: TestContext,
+  fn: (upstream: Upstream) => Promise<void>,
+  now?: number,
+): Promise<void> {
+  const lean = await openTestStore(t);
+  if (!lean) return;
+  const server = await startServer({
+    store: lean,
+    port: 0,
+    log: () => {},
+    ...(now !== undefined && { now }),
+  });
+  const proxy = await startScriptedProxy(server.url);
+  try {
+    await fn({ lean, server, proxy });
+  } finally {
+    await proxy.close();
+    await server.close();
+    lean.close();
+  }
+}
+
+/** A caching server over loopback HTTP on an empty store file. */
+export interface CachingServer extends Upstream {
+  cache: RunningServer;
+  /** The caching server's log lines. */
+  logged: string[];
+  /** The store file, for a second server over it (offline). */
+  db: string;
+}
+
+/**
+ * Runs `fn` with a caching server pointed at a Lean upstream's proxy, over a fresh store file.
+ * @param options - Upstream options besides the URL.
+ * @param now - The clock (ms) of both servers.
+ */
+export async function withCachingServer(
+  t: TestContext,
+  options: Omit<UpstreamOptions, 'url'>,
+  fn: (rig: CachingServer) => Promise<void>,
+  now?: number,
+): Promise<void> {
+  await withUpstream(
+    t,
+    (upstream) =>
+      withStoreFile(async (db) => {
+        const logged: string[] = [];
+        const cache = await startServer({
+          db,
+          port: 0,
+          upstream: { ...options, url: upstream.proxy.url },
+          log: (line) => logged.push(line),
+          ...(now !== undefined && { now }),
+        });
+        try {
+          await fn({ ...upstream, cache, logged, db });
+        } finally {
+          await cache.close();
+        }
+      }),
+    now,
+  );
+}
+
+/** The caching layer and app in process, over a fresh store, on a clock the test moves. */
+export interface CachingApp extends Upstream {
+  store: DuckDbStore;
+  layer: ReadThrough;
+  app: ReturnType<typeof createApp>;
+  /** The layer's and the app's clock (ms); a test moves it by assigning `now`. */
+  clock: { now: number };
+}
+
+/**
+ * Runs `fn` with the caching layer and app in process, pointed at a Lean upstream's proxy.
+ * @param options.now - The clock's start (ms).
+ * @param options.upstream - Upstream options besides the URL.
+ * @param options.seed - Writes rows into the empty store before the layer opens (as if ingested).
+ */
+export async function withCachingApp(
+  t: TestContext,
+  options: {
+    now: number;
+    upstream?: Omit<UpstreamOptions, 'url'>;
+    seed?: (store: DuckDbStore) => Promise<void>;
+    /** The upstream's clock too (default: its own). */
+    upstreamNow?: number;
+  },
+  fn: (rig: CachingApp) => Promise<void>,
+): Promise<void> {
+  await withUpstream(
+    t,
+    (upstream) =>
+      withStoreFile(async (db) => {
+        const store = await DuckDbStore.open(db);
+        let layer: ReadThrough | undefined;
+        try {
+          await options.seed?.(store);
+          const clock = { now: options.now };
+          layer = new ReadThrough(
+            store,
+            { ...options.upstream, url: upstream.proxy.url },
+            () => {},
+            () => clock.now,
+          );
+          const app = createApp({ store, now: async () => clock.now, log: () => {} }, { before: layer });
+          await fn({ ...upstream, store, layer, app, clock });
+        } finally {
+          await layer?.close();
+          store.close();
+        }
+      }),
+    options.upstreamNow,
+  );
+}
+
+/** An answer read whole. */
+export interface Answer {
+  status: number;
+  text: string;
+  body: any;
+  headers: Headers;
+}
+
+/** GETs `path` of `base` (an origin) and reads the answer. */
+export async function get(base: string, path: string, init?: RequestInit): Promise<Answer> {
+  const res = await fetch(`${base}${path}`, init);
+  const text = await res.text();
+  return { status: res.status, text, body: parseJson(text), headers: res.headers };
+}
+
+/** The number of rows `sql` selects. */
+export const countRows = async (store: DuckDbStore, sql: string): Promise<number> =>
+  Number((await store.all<{ n: bigint }>(`SELECT count(*) AS n FROM (${sql})`))[0]?.n);
+
+/** An answer's text without its request id, which differs between servers. */
+export const withoutRequestId = (text: string): string =>
+  text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
