@@ -1,6 +1,7 @@
 /**
- * Builds the local server's web page into one HTML file: the page's TypeScript and the charting
- * library bundled and minified by esbuild, and the style sheet, inlined into `src/web/index.html`.
+ * Builds the local server's web page into one HTML file: the page's TypeScript (with the library's
+ * operation declarations and request builder it imports from `src/`) and the charting library bundled
+ * and minified by esbuild, and the style sheet, inlined into `src/web/index.html`.
  * One file means one request, answered under the same key check as the API, and nothing to fetch
  * from anywhere else. Run by the build (tsup's onSuccess) and by the browser test when the built page
  * is older than its sources.
@@ -11,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const sources = join(root, 'src', 'web');
+const src = join(root, 'src');
+const sources = join(src, 'web');
 
 /** Where the build writes the page; the server reads it from there (see `src/server/web-page.ts`). */
 export const builtPagePath = join(root, 'dist', 'web', 'index.html');
@@ -37,7 +39,10 @@ export async function buildWebPage(out: string = builtPagePath): Promise<void> {
   writeFileSync(out, html);
 }
 
-/** True when the built page is missing or older than one of its sources. */
+/**
+ * True when the built page is missing or older than a file of `src/`: the page imports the library's
+ * operation declarations, so a change there counts too (a needless rebuild costs a fraction of a second).
+ */
 export function webPageIsStale(out: string = builtPagePath): boolean {
   let built: number;
   try {
@@ -45,5 +50,7 @@ export function webPageIsStale(out: string = builtPagePath): boolean {
   } catch {
     return true;
   }
-  return readdirSync(sources).some((f) => statSync(join(sources, f)).mtimeMs > built);
+  return readdirSync(src, { recursive: true, encoding: 'utf8' }).some(
+    (f) => statSync(join(src, f)).mtimeMs > built,
+  );
 }

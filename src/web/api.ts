@@ -1,4 +1,9 @@
-/** The page's requests to its own server: the key, exact nanosecond integers, the API's error text. */
+/**
+ * The page's requests to its own server: paths built from the library's operation declarations, the
+ * key, exact nanosecond integers, the API's error text.
+ */
+import type { OperationSpec } from '../core/operation.js';
+import { buildRequest } from '../core/request.js';
 
 /** The key the page was opened with (`/?apiKey=…`), sent with every request; none on loopback. */
 export const apiKey = new URLSearchParams(location.search).get('apiKey') ?? undefined;
@@ -46,13 +51,19 @@ export async function getJson<T = any>(pathOrUrl: string, signal?: AbortSignal):
   return body as T;
 }
 
-/** A path with its query, leaving out parameters without a value. */
-export function pathWith(path: string, query: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `${path}?${s}` : path;
-}
+const NO_CALL_OPTIONS: ReadonlySet<string> = new Set();
 
-/** A path segment, encoded (tickers such as `C:EUR/USD` must stay one segment). */
-export const seg = (s: string): string => encodeURIComponent(s);
+/**
+ * The path and query of an operation, checked and encoded as the library's clients do: `required` are
+ * its required parameters in order, `options` its optional ones by name (undefined or empty: as if not
+ * given, so the declared default applies). A bad value throws `InvalidParameterError` naming it and what
+ * is allowed, before any request.
+ */
+export function pathOf(
+  op: OperationSpec,
+  required: readonly unknown[],
+  options: Record<string, unknown> = {},
+): string {
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined && v !== ''));
+  return buildRequest(op, required, given, NO_CALL_OPTIONS).target;
+}

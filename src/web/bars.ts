@@ -1,6 +1,7 @@
 /** A ticker's bars over a range, from the server's aggregate routes, every page followed. */
-import { getJson, pathWith, seg } from './api.js';
+import { getJson, pathOf } from './api.js';
 import type { AssetClass } from './markets.js';
+import { barOperations, futuresOperations } from './operations.js';
 import { nextDay } from './times.js';
 
 /** One bar as the chart takes it: `time` in Unix seconds. */
@@ -37,22 +38,21 @@ function resolutionOf(multiplier: number, timespan: string): string {
 /** The first page's path: `/v2/aggs/ticker/…` for every class but futures (`/futures/v1/aggs/…`). */
 export function barsPath(r: BarRequest): string {
   if (r.cls === 'futures') {
-    return pathWith(`/futures/v1/aggs/${seg(r.ticker)}`, {
+    return pathOf(futuresOperations.getAggregates, [r.ticker], {
       resolution: resolutionOf(r.multiplier, r.timespan),
-      'window_start.gte': r.from,
-      'window_start.lt': nextDay(r.to),
+      windowStartGte: r.from,
+      windowStartLt: nextDay(r.to),
       sort: 'window_start.asc',
       limit: 50000,
     });
   }
-  return pathWith(
-    `/v2/aggs/ticker/${seg(r.ticker)}/range/${r.multiplier}/${seg(r.timespan)}/${r.from}/${r.to}`,
-    {
-      adjusted: 'true',
-      sort: 'asc',
-      limit: 50000,
-    },
-  );
+  return pathOf(barOperations[r.cls], [r.ticker, r.from, r.to], {
+    multiplier: r.multiplier,
+    timespan: r.timespan,
+    adjusted: true,
+    sort: 'asc',
+    limit: 50000,
+  });
 }
 
 const seconds = (ns: bigint | number) =>

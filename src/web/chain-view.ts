@@ -1,5 +1,6 @@
 /** The option chain of an underlying at the server's "now", with greeks, a page at a time. */
-import { pathWith, seg } from './api.js';
+import { pathOf } from './api.js';
+import { optionsChainSnapshot } from './operations.js';
 import { type Page, Pager } from './pager.js';
 import { type Column, renderTable } from './table.js';
 
@@ -38,10 +39,7 @@ export class ChainView {
 
   async load(underlying: string, expiration: string): Promise<void> {
     await this.pager.start(
-      pathWith(`/v3/snapshot/options/${seg(underlying)}`, {
-        expiration_date: expiration,
-        limit: 100,
-      }),
+      pathOf(optionsChainSnapshot, [underlying], { expirationDate: expiration, limit: 100 }),
     );
   }
 

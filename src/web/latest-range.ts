@@ -1,6 +1,7 @@
 /** A range to show when the address names a ticker but no days: the ticker's latest stored day. */
-import { getJson, pathWith, seg } from './api.js';
+import { getJson, pathOf } from './api.js';
 import type { AssetClass } from './markets.js';
+import { barOperations, futuresOperations } from './operations.js';
 import { partsIn } from './times.js';
 
 export interface Range {
@@ -21,19 +22,17 @@ async function latestBarDay(ticker: string, cls: AssetClass, timespan: string, z
   if (cls === 'futures') {
     const resolution = INTRADAY.has(timespan) ? '1min' : '1session';
     const body = await getJson(
-      pathWith(`/futures/v1/aggs/${seg(ticker)}`, { resolution, sort: 'window_start.desc', limit: 1 }),
+      pathOf(futuresOperations.getAggregates, [ticker], { resolution, sort: 'window_start.desc', limit: 1 }),
     );
     return body.results?.[0]?.session_end_date as string | undefined;
   }
   const today = new Date().toISOString().slice(0, 10);
   const body = await getJson(
-    pathWith(
-      `/v2/aggs/ticker/${seg(ticker)}/range/1/${INTRADAY.has(timespan) ? 'minute' : 'day'}/1970-01-01/${today}`,
-      {
-        sort: 'desc',
-        limit: 1,
-      },
-    ),
+    pathOf(barOperations[cls], [ticker, '1970-01-01', today], {
+      timespan: INTRADAY.has(timespan) ? 'minute' : 'day',
+      sort: 'desc',
+      limit: 1,
+    }),
   );
   const t = body.results?.[0]?.t;
   if (typeof t !== 'number') return undefined;

@@ -3,7 +3,7 @@
  * option chain or a live stream. Its state lives in the address (see state.ts); it calls only this
  * server's REST routes and WebSocket streams.
  */
-import { getJson, pathWith } from './api.js';
+import { getJson, pathOf } from './api.js';
 import { fetchBars } from './bars.js';
 import { ChainView } from './chain-view.js';
 import { CandleChart } from './chart.js';
@@ -16,6 +16,7 @@ import {
   underlyingOf,
   zoneOf,
 } from './markets.js';
+import { futuresOperations, optionContracts, tickers } from './operations.js';
 import { type PageState, readState, VIEWS, type View, writeState } from './state.js';
 import { StreamView } from './stream-view.js';
 import { TicksView } from './ticks-view.js';
@@ -161,9 +162,7 @@ async function suggest(text: string): Promise<void> {
     if (q.toUpperCase().startsWith('O:')) {
       const root = /^O:([A-Z.]+)/i.exec(q)?.[1]?.toUpperCase();
       if (root) {
-        const body = await getJson(
-          pathWith('/v3/reference/options/contracts', { underlying_ticker: root, limit: 1000 }),
-        );
+        const body = await getJson(pathOf(optionContracts, [], { underlyingTicker: root, limit: 1000 }));
         for (const c of body.results ?? [])
           if (c.ticker.startsWith(q.toUpperCase()))
             found.push({
@@ -172,7 +171,7 @@ async function suggest(text: string): Promise<void> {
             });
       }
     } else {
-      const body = await getJson(pathWith('/v3/reference/tickers', { search: q, limit: 50 }));
+      const body = await getJson(pathOf(tickers, [], { search: q, limit: 50 }));
       for (const t of body.results ?? []) found.push({ ticker: t.ticker, label: `${t.name} (${t.market})` });
       for (const f of futures)
         if (f.startsWith(q.toUpperCase())) found.push({ ticker: f, label: `${f} (futures)` });
@@ -246,7 +245,7 @@ async function start(): Promise<void> {
     void showView();
   });
   try {
-    const body = await getJson(pathWith('/futures/v1/contracts', { limit: 1000 }));
+    const body = await getJson(pathOf(futuresOperations.getContracts, [], { limit: 1000 }));
     for (const c of body.results ?? []) futures.add(c.ticker);
   } catch {
     // A store without futures: every unprefixed ticker is a stock.

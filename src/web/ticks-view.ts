@@ -1,6 +1,7 @@
 /** The trades or quotes of the chosen days, a page at a time by `next_url`. */
-import { pathWith, seg } from './api.js';
+import { pathOf } from './api.js';
 import type { AssetClass } from './markets.js';
+import { futuresOperations, tickOperations } from './operations.js';
 import { type Page, Pager } from './pager.js';
 import type { PageState } from './state.js';
 import { type Column, renderTable } from './table.js';
@@ -10,11 +11,12 @@ import { nanosIn, nextDay } from './times.js';
 export function ticksPath(s: PageState, cls: AssetClass, limit: number): string | { none: string } {
   if (cls === 'indices') return { none: 'An index has no trades or quotes, only values.' };
   if (cls === 'fx' && s.kind === 'trades') return { none: 'Forex has quotes, no trades: choose quotes.' };
-  const range = { 'timestamp.gte': s.from, 'timestamp.lt': s.to ? nextDay(s.to) : undefined, limit };
+  const range = { timestampGte: s.from, timestampLt: s.to ? nextDay(s.to) : undefined, limit };
   if (cls === 'futures') {
-    return pathWith(`/futures/v1/${s.kind}/${seg(s.ticker)}`, { ...range, sort: 'timestamp.asc' });
+    const op = s.kind === 'trades' ? futuresOperations.getTrades : futuresOperations.getQuotes;
+    return pathOf(op, [s.ticker], { ...range, sort: 'timestamp.asc' });
   }
-  return pathWith(`/v3/${s.kind}/${seg(s.ticker)}`, { ...range, sort: 'timestamp', order: 'asc' });
+  return pathOf(tickOperations[s.kind], [s.ticker], { ...range, sort: 'timestamp', order: 'asc' });
 }
 
 const TIME_KEYS = ['sip_timestamp', 'timestamp', 'participant_timestamp'];

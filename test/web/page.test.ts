@@ -282,18 +282,42 @@ test('the web page in headless Chromium, over the Lean test store', async (t) =>
     assert.match((await page.locator('#chart-caption').textContent()) ?? '', /times in UTC/);
   });
 
-  await t.test('bad input: the API’s own message, in the status line', async () => {
-    const status = await open(
-      page,
-      server,
-      'ticker=SPY&from=2013-10-07&to=2013-10-07&timespan=fortnight',
-      'chart',
+  await t.test('a value the library refuses: no request, its message in the status line', async () => {
+    const sent: string[] = [];
+    const note = (r: { url(): string }) => sent.push(r.url());
+    page.on('request', note);
+    try {
+      const status = await open(page, server, 'ticker=SPY&from=2013-10-07&timespan=fortnight', 'chart');
+      assert.equal(status, 'error');
+    } finally {
+      page.off('request', note);
+    }
+    assert.deepEqual(
+      sent.filter((u) => u.includes('/v2/aggs/')),
+      [],
     );
-    assert.equal(status, 'error');
+    // The message of the library's clients: the parameter, the value and what is allowed.
+    assert.match(
+      await statusLine(page),
+      /^Invalid timespan: "fortnight"; expected one of "second", "minute", "hour", "day"/,
+    );
+  });
+
+  await t.test('an answer that is not 2xx: the API’s own message, in the status line', async () => {
+    // The fault: the bars request is answered with the server's real refusal of another request.
     const res = await fetch(`${server.url}/v2/aggs/ticker/SPY/range/1/fortnight/2013-10-07/2013-10-07`);
-    const body = (await res.json()) as { error: string };
+    const text = await res.text();
     assert.equal(res.status, 400);
-    assert.equal(await statusLine(page), `400: ${body.error}`);
+    await page.route('**/v2/aggs/ticker/SPY/**', (route) =>
+      route.fulfill({ status: res.status, contentType: 'application/json', body: text }),
+    );
+    try {
+      const status = await open(page, server, 'ticker=SPY&from=2013-10-08&to=2013-10-08', 'chart');
+      assert.equal(status, 'error');
+    } finally {
+      await page.unroute('**/v2/aggs/ticker/SPY/**');
+    }
+    assert.equal(await statusLine(page), `400: ${(JSON.parse(text) as { error: string }).error}`);
   });
 
   await t.test('bad input the page can see is refused before any request, naming the values', async () => {
