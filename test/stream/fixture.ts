@@ -1,6 +1,9 @@
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
+import type { websocketClient } from '@polygon.io/client-js';
 import WebSocket from 'ws';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import type { DeclaredTypes } from '../support/declared-types.js';
 import { openTestStore } from '../support/store.js';
 
 /** The first trading day of the test store's SPY, IBM and BAC ticks. */
@@ -83,5 +86,60 @@ export class RawClient {
 
   close(): void {
     this.ws.close();
+  }
+}
+
+/** A socket of an official client (`websocketClient(key, url).stocks()`, `.futures()`…), written elsewhere. */
+type OfficialSocket = ReturnType<ReturnType<typeof websocketClient>['stocks']>;
+
+/**
+ * A session of an official client's socket with the server, driven as its documentation shows: the
+ * client authenticates by itself when the socket opens; `channels` are subscribed once it has; every
+ * message is kept until an event of each of `kinds` has come, then the socket is closed.
+ */
+export async function officialSession(
+  ws: OfficialSocket,
+  channels: string,
+  kinds: readonly string[],
+): Promise<{ statuses: string[]; events: Record<string, unknown>[] }> {
+  const statuses: string[] = [];
+  const events: Record<string, unknown>[] = [];
+  const missing = new Set(kinds);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.onerror = () => reject(new Error('the socket failed'));
+      ws.onmessage = (msg: { data: unknown }) => {
+        for (const m of JSON.parse(String(msg.data)) as Record<string, unknown>[]) {
+          if (m.ev === 'status') {
+            statuses.push(String(m.status));
+            if (m.status === 'auth_success')
+              ws.send(JSON.stringify({ action: 'subscribe', params: channels }));
+          } else {
+            events.push(m);
+            missing.delete(String(m.ev));
+          }
+        }
+        if (missing.size === 0) resolve();
+      };
+    });
+  } finally {
+    ws.close();
+  }
+  return { statuses, events };
+}
+
+/**
+ * Asserts that there are events and that each has the shape the official types declare for its `ev`,
+ * but for the differences `tolerated` accepts (a problem as `DeclaredTypes.check` words it).
+ */
+export function assertDeclared(
+  declared: DeclaredTypes,
+  events: readonly Record<string, unknown>[],
+  tolerated: (problem: string, event: Record<string, unknown>) => boolean,
+): void {
+  assert.ok(events.length > 0, 'no events to check');
+  for (const m of events) {
+    const problems = declared.check(String(m.ev), m).filter((p) => !tolerated(p, m));
+    assert.deepEqual(problems, [], JSON.stringify(m));
   }
 }

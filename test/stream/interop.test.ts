@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { websocketClient as massiveWebsocketClient } from '@massive.com/client-js';
 import { websocketClient } from '@polygon.io/client-js';
 import { DeclaredTypes } from '../support/declared-types.js';
-import { KEY, startReplayServer } from './fixture.js';
+import { assertDeclared, KEY, officialSession, startReplayServer } from './fixture.js';
 
 /**
  * Where the official types and the service's wire differ, and the wire wins: exchange ids are integers
@@ -36,32 +36,13 @@ test("the official client's stocks() socket authenticates, subscribes and receiv
       AM: 'null as unknown as IAggregateStockEvent',
     },
   );
-  const ws = websocketClient(KEY, s.wsUrl).stocks();
-  const seen: Record<string, unknown>[] = [];
-  const kinds = new Set<string>();
-  await new Promise<void>((resolve, reject) => {
-    ws.onerror = () => reject(new Error('the socket failed'));
-    ws.onmessage = (msg: { data: unknown }) => {
-      for (const m of JSON.parse(String(msg.data)) as Record<string, unknown>[]) {
-        seen.push(m);
-        if (m.ev === 'status' && m.status === 'auth_success')
-          ws.send(JSON.stringify({ action: 'subscribe', params: 'T.SPY,Q.IBM,A.SPY,AM.SPY' }));
-        if (m.ev !== 'status') kinds.add(String(m.ev));
-      }
-      if (kinds.size === 4) resolve();
-    };
-  });
-  ws.close();
-  const statuses = seen.filter((m) => m.ev === 'status').map((m) => m.status);
+  const { statuses, events } = await officialSession(
+    websocketClient(KEY, s.wsUrl).stocks(),
+    'T.SPY,Q.IBM,A.SPY,AM.SPY',
+    ['T', 'Q', 'A', 'AM'],
+  );
   assert.deepEqual(statuses, ['connected', 'auth_success', 'success', 'success', 'success', 'success']);
-  let checked = 0;
-  for (const m of seen) {
-    if (m.ev === 'status') continue;
-    const problems = declared.check(String(m.ev), m).filter((p) => !WIRE_OVER_TYPES.some((re) => re.test(p)));
-    assert.deepEqual(problems, [], JSON.stringify(m));
-    checked++;
-  }
-  assert.ok(checked > 0);
+  assertDeclared(declared, events, (p) => WIRE_OVER_TYPES.some((re) => re.test(p)));
 });
 
 test("the official client's futures() socket authenticates, subscribes and receives T and AM as declared", async (t) => {
@@ -74,31 +55,12 @@ test("the official client's futures() socket authenticates, subscribes and recei
       AM: 'null as unknown as IAggregateFuturesEvent',
     },
   );
-  const ws = massiveWebsocketClient(KEY, s.wsUrl).futures();
-  const seen: Record<string, unknown>[] = [];
-  const kinds = new Set<string>();
-  await new Promise<void>((resolve, reject) => {
-    ws.onerror = () => reject(new Error('the socket failed'));
-    ws.onmessage = (msg: { data: unknown }) => {
-      for (const m of JSON.parse(String(msg.data)) as Record<string, unknown>[]) {
-        seen.push(m);
-        if (m.ev === 'status' && m.status === 'auth_success')
-          ws.send(JSON.stringify({ action: 'subscribe', params: 'T.GCZ3,AM.GCZ3' }));
-        if (m.ev !== 'status') kinds.add(String(m.ev));
-      }
-      if (kinds.size === 2) resolve();
-    };
-  });
-  ws.close();
-  const statuses = seen.filter((m) => m.ev === 'status').map((m) => m.status);
+  const { statuses, events } = await officialSession(
+    massiveWebsocketClient(KEY, s.wsUrl).futures(),
+    'T.GCZ3,AM.GCZ3',
+    ['T', 'AM'],
+  );
   assert.deepEqual(statuses, ['connected', 'auth_success', 'success', 'success']);
-  let checked = 0;
-  for (const m of seen) {
-    if (m.ev === 'status') continue;
-    // The stored minute bars carry no trade count: an aggregate leaves `n` out rather than invent it.
-    const problems = declared.check(String(m.ev), m).filter((p) => !(m.ev === 'AM' && p === '$.n: missing'));
-    assert.deepEqual(problems, [], JSON.stringify(m));
-    checked++;
-  }
-  assert.ok(checked > 0);
+  // The stored minute bars carry no trade count: an aggregate leaves `n` out rather than invent it.
+  assertDeclared(declared, events, (p, m) => m.ev === 'AM' && p === '$.n: missing');
 });
