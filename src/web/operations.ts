@@ -1,6 +1,6 @@
 /**
  * The library's declarations of the operations the page calls (path template, parameters, defaults),
- * each the one its asset class's client uses, so the page and the clients cannot send different requests.
+ * taken from its clients' own, so the page and the clients cannot send different requests.
  */
 import { aggregateBars } from '../operations/aggregates.js';
 import { futuresOperations } from '../operations/futures.js';
@@ -17,7 +17,10 @@ export const barOperations = {
   crypto: aggregateBars('X:'),
 } as const;
 
-/** Trades and quotes (`/v3/trades/…`, `/v3/quotes/…`) as the stocks client declares them. */
+/**
+ * Trades and quotes (`/v3/trades/…`, `/v3/quotes/…`) as the stocks client declares them; the other
+ * classes' declarations differ only in a prefix the page's tickers carry and defaults the page sets.
+ */
 export const tickOperations = {
   trades: tradesV3({ name: 'getTradesV3' }),
   quotes: quotesV3({ name: 'getQuotesV3' }),
