@@ -46,7 +46,8 @@ export function parseClickHouseUrl(raw: string): ClickHouseTarget {
     );
   }
   return {
-    url: `http://${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port || '8123'}`,
+    // An IPv6 hostname comes bracketed already (`[::1]`).
+    url: `http://${url.hostname}:${url.port || '8123'}`,
     username: decodeURIComponent(url.username) || 'default',
     password: decodeURIComponent(url.password),
     database,
