@@ -78,11 +78,12 @@ export async function publishToClickHouse(
   target: ClickHouseStore,
   options: PublishOptions = {},
 ): Promise<PublishedRows> {
-  await target.createSchema();
+  // Every server answers before anything is written.
   const servers = target.cluster ? await openShards(target) : [target];
   const folder = mkdtempSync(join(tmpdir(), 'mdq-publish-'));
   const published: PublishedRows = {};
   try {
+    await target.createSchema();
     for (const table of CLICKHOUSE_TABLES) {
       const stage = `${table.name}_stage`;
       const shards = servers.map((store) =>

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -167,6 +168,45 @@ describe('ClickHouse cluster publish', () => {
       midway = await Promise.all(shards.map(barMonths));
       await assertNoStaging(shards);
     });
+
+    await t.test(
+      'a server that does not answer at the port of the store URL is named before any write',
+      async () => {
+        // The first server behind a port of its own on 127.0.0.1 only: the second one is then looked
+        // for on ::1 at that port, where nothing answers.
+        const first = new URL(servers.urls[0] as string);
+        const proxy = createServer((socket) => {
+          const upstream = connect(Number(first.port), first.hostname);
+          socket.pipe(upstream).pipe(socket);
+          const end = () => {
+            socket.destroy();
+            upstream.destroy();
+          };
+          socket.on('error', end);
+          upstream.on('error', end);
+        });
+        await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+        const port = (proxy.address() as AddressInfo).port;
+        try {
+          const viaProxy = await ClickHouseStore.open(`clickhouse://default@127.0.0.1:${port}/default`, {
+            cluster: servers.cluster as string,
+          });
+          try {
+            await assert.rejects(
+              publishToClickHouse(changed, viaProxy),
+              new RegExp(
+                `Shard 2 \\(replica 1\\) of cluster ${servers.cluster} does not answer over HTTP at \\[::1\\]:${port}`,
+              ),
+            );
+          } finally {
+            await viaProxy.close();
+          }
+        } finally {
+          proxy.close();
+        }
+        assert.deepEqual(await Promise.all(shards.map(barMonths)), midway, 'nothing written');
+      },
+    );
 
     await t.test('a re-run completes it; every month a failed run left is the old or the new', async () => {
       assert.equal(midway.length, shards.length, 'the state the failed run left was read');
