@@ -2,7 +2,9 @@
  * Real ClickHouse servers for tests: each an ordinary process of the installed `clickhouse-server`
  * with its own config, data and logs in a scratch folder, listening on free loopback ports; a cluster
  * is two such servers (one shard each) named in a `remote_servers` config plus a ZooKeeper process for
- * `ON CLUSTER` DDL. Absent binaries skip the test with a printed reason, except in CI (`CI=true`),
+ * `ON CLUSTER` DDL. As on real machines, every node answers HTTP on the same port, each on an address
+ * of its own, since the cluster config names only hosts and native ports: 127.0.0.1 and ::1, the two
+ * loopback addresses that a server takes for its own (hence two nodes at most). Absent binaries skip the test with a printed reason, except in CI (`CI=true`),
  * where they fail it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,7 +22,7 @@ export const TEST_CLUSTER = 'mdq_test';
 
 /** Running ClickHouse servers. */
 export interface ClickHouseServers {
-  /** `clickhouse://default@127.0.0.1:port/default` of each server (the first one is queried). */
+  /** `clickhouse://default@host:port/default` of each server (the first one is queried). */
   readonly urls: readonly string[];
   /** The cluster's name, when started as a cluster. */
   readonly cluster?: string;
@@ -46,15 +48,32 @@ function available(t: TestContext, what: 'single' | 'cluster'): boolean {
   return false;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on every address of `hosts` (the first one picks it). */
+async function freePort(hosts: readonly string[] = ['127.0.0.1']): Promise<number> {
+  for (;;) {
+    const port = await bindable(hosts[0] as string, 0);
+    let free = true;
+    for (const host of hosts.slice(1)) free = free && (await bindable(host, port)) === port;
+    if (free) return port;
+  }
+}
+
+/** A host as written in a URL. */
+const bracket = (host: string) => (host.includes(':') ? `[${host}]` : host);
+
+/** The port bound on `host` (`port`, or any when 0), or 0 when it is taken. */
+async function bindable(host: string, port: number): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const bound = await new Promise<number>((resolve) => {
+    server.once('error', () => resolve(0));
+    server.listen(port, host, () => resolve((server.address() as { port: number }).port));
+  });
+  if (bound) await new Promise<void>((resolve) => server.close(() => resolve()));
+  return bound;
 }
 
 interface NodePorts {
+  host: string;
   http: number;
   tcp: number;
 }
@@ -63,7 +82,7 @@ function config(dir: string, me: NodePorts, shards: readonly NodePorts[], zookee
   const remote =
     shards.length > 1
       ? `<remote_servers><${TEST_CLUSTER}>${shards
-          .map((s) => `<shard><replica><host>127.0.0.1</host><port>${s.tcp}</port></replica></shard>`)
+          .map((s) => `<shard><replica><host>${s.host}</host><port>${s.tcp}</port></replica></shard>`)
           .join('')}</${TEST_CLUSTER}></remote_servers>`
       : '';
   const zk = zookeeper
@@ -72,7 +91,7 @@ function config(dir: string, me: NodePorts, shards: readonly NodePorts[], zookee
     : '';
   return `<yandex>
   <logger><level>warning</level><log>${dir}/server.log</log><errorlog>${dir}/error.log</errorlog></logger>
-  <listen_host>127.0.0.1</listen_host>
+  <listen_host>${me.host}</listen_host>
   <http_port>${me.http}</http_port>
   <tcp_port>${me.tcp}</tcp_port>
   <path>${dir}/data/</path>
@@ -165,8 +184,19 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
       const port = zookeeper;
       await waitFor('zookeeper', () => tcpAnswers(port), zk);
     }
+    // Distinct native ports too: a node takes a cluster entry with its own port on a local address
+    // for itself, and both addresses are local to each of them.
+    const hosts = ['127.0.0.1', '::1'].slice(0, shards);
+    if (hosts.length < shards) throw new Error(`A test cluster has at most ${hosts.length} nodes`);
+    const http = await freePort(hosts);
+    const used = new Set([http, zookeeper]);
     const ports: NodePorts[] = [];
-    for (let i = 0; i < shards; i++) ports.push({ http: await freePort(), tcp: await freePort() });
+    for (const host of hosts) {
+      let tcp = await freePort(hosts);
+      while (used.has(tcp)) tcp = await freePort(hosts);
+      used.add(tcp);
+      ports.push({ host, http, tcp });
+    }
     const binary = serverBinary() as string;
     for (const [i, me] of ports.entries()) {
       const dir = join(root, `node${i}`);
@@ -181,12 +211,12 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
     for (const [i, me] of ports.entries()) {
       await waitFor(
         `clickhouse-server ${i}`,
-        async () => (await fetch(`http://127.0.0.1:${me.http}/?query=SELECT%201`)).ok,
+        async () => (await fetch(`http://${bracket(me.host)}:${me.http}/?query=SELECT%201`)).ok,
         children[children.length - shards + i] as ChildProcess,
       );
     }
     const servers: ClickHouseServers = {
-      urls: ports.map((p) => `clickhouse://default@127.0.0.1:${p.http}/default`),
+      urls: ports.map((p) => `clickhouse://default@${bracket(p.host)}:${p.http}/default`),
       ...(shards > 1 && { cluster: TEST_CLUSTER }),
       close,
     };

@@ -26,7 +26,7 @@ const clusterOption: OptionDef = {
   name: 'cluster',
   type: 'name',
   default: 'none',
-  doc: 'With a clickhouse:// store: write the cluster of this name (local shards ON CLUSTER and Distributed tables).',
+  doc: 'With a clickhouse:// store: write the cluster of this name (local shards ON CLUSTER and Distributed tables; each server reached over HTTP at its host, on the port of the store URL).',
 };
 const continueOption: OptionDef = {
   name: 'continue-on-error',

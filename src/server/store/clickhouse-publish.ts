@@ -2,6 +2,7 @@ import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLICKHOUSE_TABLES, type ClickHouseTable } from './clickhouse-schema.js';
+import { openShards } from './clickhouse-shards.js';
 import type { ClickHouseStore } from './clickhouse-store.js';
 import type { DuckDbStore } from './duckdb-store.js';
 
@@ -14,6 +15,38 @@ function exportColumn(name: string, type: string): string {
   if (type === 'UInt8') return `${name}::INTEGER AS ${name}`;
   if (type.includes('DateTime')) return `strftime(${name}, '%Y-%m-%d %H:%M:%S') AS ${name}`;
   return name;
+}
+
+/** A step of a publish after which a reader could see something new, or the run could stop. */
+export interface PublishStep {
+  readonly table: string;
+  /**
+   * `staged`: the table's new rows, joined by the stored rows they leave in place, are in the staging
+   * tables, and nothing a reader sees has changed yet; `swapped`: one partition (month) on one server
+   * now holds its new rows.
+   */
+  readonly step: 'staged' | 'swapped';
+  /** The partition swapped (`swapped` only), as ClickHouse writes it (`201310`, `tuple()`). */
+  readonly partition?: string;
+  /** The server whose partition was swapped (`swapped` only), as a store location. */
+  readonly server?: string;
+}
+
+/** Options of {@link publishToClickHouse}. */
+export interface PublishOptions {
+  /**
+   * Called after each {@link PublishStep}, before the next one starts (a rejection stops the
+   * publish there, as a failure would).
+   * @default none
+   */
+  onStep?: (step: PublishStep) => void | Promise<void>;
+}
+
+/** Where a table's partitions are swapped: a server, its table and its staging table. */
+interface Shard {
+  readonly store: ClickHouseStore;
+  readonly table: string;
+  readonly stage: string;
 }
 
 /**
@@ -29,20 +62,41 @@ function exportColumn(name: string, type: string): string {
  * before or after, never half of it, and a re-run replaces the same slices with the same rows, so
  * nothing is ever duplicated. An interrupted run leaves each month old or new; running it again
  * completes it. One writer at a time (as with a DuckDB file).
+ *
+ * In cluster mode the staging table is sharded as the target is (local tables under a `Distributed`
+ * table with the same sharding key), so each server's staging shard holds the new rows of exactly the
+ * slices its own shard holds, and the stored rows that stay are joined in there, on that server. As
+ * 18.16 runs no `REPLACE PARTITION` `ON CLUSTER`, each server's month is then swapped over a
+ * connection to that server ({@link openShards}): atomic per server. A month is swapped on every
+ * server before the next month, so a reader through the `Distributed` table may, for that moment,
+ * see the month new on one shard and old on another: each ticker's month whole (a ticker lives on
+ * one shard), old or new, and never a month half-dropped. A failure before a month's swap leaves it
+ * old on every server; the staging tables are disposable and a re-run starts them afresh.
  */
 export async function publishToClickHouse(
   staging: DuckDbStore,
   target: ClickHouseStore,
+  options: PublishOptions = {},
 ): Promise<PublishedRows> {
-  await target.createSchema();
+  // Every server answers before anything is written.
+  const servers = target.cluster ? await openShards(target) : [target];
   const folder = mkdtempSync(join(tmpdir(), 'mdq-publish-'));
   const published: PublishedRows = {};
   try {
+    await target.createSchema();
     for (const table of CLICKHOUSE_TABLES) {
-      published[table.name] = await publishTable(staging, target, table, join(folder, `${table.name}.json`));
+      const stage = `${table.name}_stage`;
+      const shards = servers.map((store) =>
+        target.cluster
+          ? { store, table: `${table.name}_local`, stage: `${stage}_local` }
+          : { store, table: table.name, stage },
+      );
+      const file = join(folder, `${table.name}.json`);
+      published[table.name] = await publishTable(staging, target, shards, table, file, options);
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
+    if (target.cluster) for (const s of servers) await s.close();
   }
   return published;
 }
@@ -50,8 +104,10 @@ export async function publishToClickHouse(
 async function publishTable(
   staging: DuckDbStore,
   target: ClickHouseStore,
+  shards: readonly Shard[],
   table: ClickHouseTable,
   file: string,
+  { onStep }: PublishOptions,
 ): Promise<number> {
   const [count] = await staging.all<{ n: bigint }>(`SELECT count(*) AS n FROM ${table.name}`);
   const rows = Number(count?.n ?? 0n);
@@ -61,59 +117,45 @@ async function publishTable(
     `COPY (SELECT ${select} FROM ${table.name}) TO '${file.replaceAll("'", "''")}' (FORMAT JSON)`,
   );
 
+  // A staging table an interrupted run left behind holds nothing the target needs: made afresh.
   const stage = `${table.name}_stage`;
-  if (target.cluster) {
-    const [left] = await target.all<{ n: bigint }>(
-      `SELECT count() AS n FROM system.tables WHERE database = currentDatabase() AND name = '${stage}'`,
-    );
-    if (left && left.n > 0n) {
-      throw new Error(
-        `${stage} holds the rows of an earlier publish that failed; restore them into ${table.name} first`,
-      );
-    }
-  }
-  let keep = false;
   await target.dropTable(stage);
   await target.createTable(table, stage);
   try {
+    // In cluster mode through the staging `Distributed` table: its rows reach the shards the
+    // target's rows of the same key are on.
     await target.insert(stage, 'JSONEachRow', createReadStream(file));
-    const partitions = table.partitionBy
-      ? (
-          await target.all<{ p: string }>(`SELECT DISTINCT toString(${table.partitionBy}) AS p FROM ${stage}`)
-        ).map((r) => r.p)
-      : ['tuple()'];
-    // The target's rows that stay: in the partitions about to be swapped, outside the new slices.
-    // Sharded by ticker, a slice lives on one shard; GLOBAL ships the slice list to every shard.
-    const inPartitions = table.partitionBy ? `${table.partitionBy} IN (${partitions.join(', ')}) AND ` : '';
-    const global = target.cluster ? 'GLOBAL ' : '';
-    await target.run(
-      `INSERT INTO ${stage} SELECT * FROM ${table.name}
-        WHERE ${inPartitions}(${table.sliceKey}) ${global}NOT IN (SELECT DISTINCT ${table.sliceKey} FROM ${stage})`,
-    );
-    if (!target.cluster) {
-      for (const p of partitions)
-        await target.run(`ALTER TABLE ${table.name} REPLACE PARTITION ${p} FROM ${stage}`);
-    } else {
-      // 18.16 runs no REPLACE PARTITION ON CLUSTER: each month is dropped on every shard, then refilled
-      // from the staging table (whose rows go to the same shards, by the same key). Should that fail,
-      // the staging table is kept with the month's rows, and the next run refuses to start until it
-      // is dealt with.
-      for (const p of partitions) {
-        await target.run(`ALTER TABLE ${table.name}_local${target.onCluster} DROP PARTITION ${p}`);
-        const partition = table.partitionBy ? ` WHERE ${table.partitionBy} = ${p}` : '';
-        try {
-          await target.run(`INSERT INTO ${table.name} SELECT * FROM ${stage}${partition}`);
-        } catch (e) {
-          keep = true;
-          throw new Error(
-            `Publishing ${table.name} failed after its partition ${p} was dropped; its rows are in ${stage} (${(e as Error).message})`,
-            { cause: e },
-          );
-        }
+    const swaps: { shard: Shard; partitions: string[] }[] = [];
+    for (const shard of shards) {
+      // The partitions with new rows on this server (the one partition of a small table, if any).
+      const partitions = (
+        await shard.store.all<{ p: string }>(
+          table.partitionBy
+            ? `SELECT DISTINCT toString(${table.partitionBy}) AS p FROM ${shard.stage} ORDER BY p`
+            : `SELECT 'tuple()' AS p FROM ${shard.stage} LIMIT 1`,
+        )
+      ).map((r) => r.p);
+      if (partitions.length === 0) continue;
+      // The stored rows that stay: in the partitions about to be swapped, outside the new slices. A
+      // slice lives on one shard, so each server's staging table names every slice it replaces there.
+      const inPartitions = table.partitionBy ? `${table.partitionBy} IN (${partitions.join(', ')}) AND ` : '';
+      await shard.store.run(
+        `INSERT INTO ${shard.stage} SELECT * FROM ${shard.table}
+          WHERE ${inPartitions}(${table.sliceKey}) NOT IN (SELECT DISTINCT ${table.sliceKey} FROM ${shard.stage})`,
+      );
+      swaps.push({ shard, partitions });
+    }
+    await onStep?.({ table: table.name, step: 'staged' });
+    const months = [...new Set(swaps.flatMap((s) => s.partitions))].sort();
+    for (const p of months) {
+      for (const { shard, partitions } of swaps) {
+        if (!partitions.includes(p)) continue;
+        await shard.store.run(`ALTER TABLE ${shard.table} REPLACE PARTITION ${p} FROM ${shard.stage}`);
+        await onStep?.({ table: table.name, step: 'swapped', partition: p, server: shard.store.location });
       }
     }
   } finally {
-    if (!keep) await target.dropTable(stage);
+    await target.dropTable(stage);
   }
   return rows;
 }

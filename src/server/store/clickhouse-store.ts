@@ -7,7 +7,9 @@ export interface ClickHouseStoreOptions {
   /**
    * Cluster mode: the name of a cluster in the servers' `remote_servers` config. Tables are created
    * `ON CLUSTER` as local shards (`trades_local`, …) under `Distributed` tables of the plain names,
-   * sharded by `cityHash64(ticker)`, and every query reads through the `Distributed` tables.
+   * sharded by `cityHash64(ticker)`, and every query reads through the `Distributed` tables. A publish
+   * also connects to each server of the cluster, over HTTP at its host in `system.clusters` on the
+   * port of the store URL, with the same user and password.
    * @default none (one server)
    */
   cluster?: string;
@@ -46,7 +48,8 @@ export function parseClickHouseUrl(raw: string): ClickHouseTarget {
     );
   }
   return {
-    url: `http://${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port || '8123'}`,
+    // An IPv6 hostname comes bracketed already (`[::1]`).
+    url: `http://${url.hostname}:${url.port || '8123'}`,
     username: decodeURIComponent(url.username) || 'default',
     password: decodeURIComponent(url.password),
     database,

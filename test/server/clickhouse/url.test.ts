@@ -17,6 +17,7 @@ describe('ClickHouse store URL and literals', () => {
       password: '',
       database: 'default',
     });
+    assert.equal(parseClickHouseUrl('clickhouse://u@[::1]:8123/db').url, 'http://[::1]:8123');
   });
 
   test('a bad URL is refused with the value, its password masked, and the form expected', () => {
