@@ -40,12 +40,13 @@ export async function clearCache(store: Store, ticker?: string): Promise<number>
     for (const r of ranges.filter((x) => x.source === 'upstream')) {
       // A kind that owns no rows (a market's grouped day: its tickers' daily bars are covered as their
       // own) removes nothing.
-      const remove = cachedKind(r.kind)?.storage.remove({
-        ticker: r.ticker,
-        range: { first: r.first, last: r.last },
-        tz: marketTimeZone(r.ticker),
-      });
-      if (remove) await store.run(remove.sql, remove.params);
+      const removal =
+        cachedKind(r.kind)?.storage.remove({
+          ticker: r.ticker,
+          range: { first: r.first, last: r.last },
+          tz: marketTimeZone(r.ticker),
+        }) ?? [];
+      for (const s of removal) await store.run(s.sql, s.params);
     }
     await store.run(
       `DELETE FROM coverage${ticker === undefined ? '' : ' WHERE ticker = $1'}`,

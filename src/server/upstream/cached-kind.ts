@@ -46,8 +46,8 @@ export interface Storage {
    * @returns The rows written.
    */
   write(store: Store, f: Fetched): Promise<number>;
-  /** The statement that removes what the kind stored of a ticker and range; none when it owns no rows. */
-  remove(at: Covered): Statement | undefined;
+  /** The statements that remove what the kind stored of a ticker and range; none when it owns no rows. */
+  remove(at: Covered): Statement[];
 }
 
 /** A kind of data the caching server stores with its coverage. */

@@ -1,7 +1,14 @@
 import { expandPath } from '../../core/path.js';
 import { aggregateBars, groupedDaily } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
-import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
+import {
+  dividends,
+  splits,
+  stockFinancials,
+  tickerDetails,
+  tickerNews,
+  tickers,
+} from '../../operations/reference.js';
 import { snapshotTicker } from '../../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { JsonKind } from '../ingest/json-kinds.js';
@@ -16,6 +23,7 @@ import {
   tableStorage,
   text,
 } from './store-fetched.js';
+import { listingStorage } from './store-listing.js';
 
 /**
  * Every kind of data the caching server stores, one declaration each (see {@link CachedKind}); the
@@ -153,6 +161,48 @@ const live = (kind: (typeof LIVE)[number]['kind'], label: string): CachedKind =>
   storage: answerStorage(kind),
 });
 
+const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The tickers listing of one set of filters (the canonical query of its coverage's ticker, see
+ * `listingFilters`), every page of 1000, as rows of the `tickers` table. Fields the table has no column
+ * for (CIK, FIGIs, the update time) are not kept: the local route answers without them.
+ */
+const tickerListing: CachedKind = {
+  name: 'tickers',
+  label: 'tickers listing',
+  span: 'whole',
+  first: (filters) => `${tickers.path}?${filters}${filters === '' ? '' : '&'}limit=1000`,
+  storage: listingStorage('tickers', {
+    table: 'tickers',
+    key: 'ticker',
+    columns: [
+      { name: 'ticker', value: (r) => textOrNull(r.ticker) },
+      ...(['name', 'market', 'locale', 'type'] as const).map((name) => ({
+        name,
+        value: (r: Json) => textOrNull(r[name]),
+      })),
+      { name: 'active', value: (r) => r.active !== false },
+      ...(
+        [
+          'primary_exchange',
+          'currency_name',
+          'currency_symbol',
+          'base_currency_symbol',
+          'base_currency_name',
+        ] as const
+      ).map((name) => ({ name, value: (r: Json) => textOrNull(r[name]) })),
+      { name: 'list_date', value: (r) => textOrNull(r.list_date), cast: 'DATE' },
+      // Stored as UTC without its zone letter.
+      {
+        name: 'delisted_utc',
+        value: (r) => textOrNull(r.delisted_utc)?.replace(/Z$/, '') ?? null,
+        cast: 'TIMESTAMP',
+      },
+    ],
+  }),
+};
+
 /** Every kind the caching server stores. */
 export const CACHED_KINDS: readonly CachedKind[] = [
   bars('second', 'second bars'),
@@ -169,6 +219,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   live('snapshot', 'snapshot'),
   live('last_trade', 'last trade'),
   live('last_quote', 'last quote'),
+  tickerListing,
 ];
 
 const BY_NAME = new Map(CACHED_KINDS.map((k) => [k.name, k]));

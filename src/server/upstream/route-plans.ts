@@ -2,7 +2,14 @@ import type { Context } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
 import { dayOf } from '../../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, previousClose } from '../../operations/aggregates.js';
-import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
+import {
+  dividends,
+  splits,
+  stockFinancials,
+  tickerDetails,
+  tickerNews,
+  tickers,
+} from '../../operations/reference.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
@@ -181,6 +188,67 @@ function liveNeeds(c: Context<AppEnv>, { kind, prefix, op }: (typeof LIVE)[numbe
   return [{ ticker, kind, accepts: [kind], range: ALL_DAYS }];
 }
 
+/** Parameters of a listing that choose its page, not its rows. */
+const PAGING = new Set(['limit', 'sort', 'order', 'cursor', 'apiKey']);
+
+/**
+ * A listing's filters as one canonical query (parameters by name, defaults written out), the ticker its
+ * coverage is stored under: requests with the same filters and any limit, sort, order or page share it.
+ */
+export function listingFilters(op: OperationSpec, query: URLSearchParams): string {
+  const filters: [string, string][] = [];
+  for (const p of op.params) {
+    if (p.in !== 'query' || PAGING.has(p.wire)) continue;
+    const value = query.getAll(p.wire).filter((v) => v !== '');
+    if (value.length > 0) filters.push([p.wire, value.join(',')]);
+    else if (p.default !== undefined) filters.push([p.wire, String(p.default)]);
+  }
+  filters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new URLSearchParams(filters).toString();
+}
+
+/** Filters of the tickers listing the local route applies to stored rows as the service does. */
+const STORED_TICKER_FILTERS = new Set([
+  'ticker',
+  'ticker.gt',
+  'ticker.gte',
+  'ticker.lt',
+  'ticker.lte',
+  'type',
+  'market',
+  'exchange',
+  'active',
+]);
+/** Sort keys of the tickers listing that are stored columns. */
+const STORED_TICKER_SORTS = new Set([
+  'ticker',
+  'name',
+  'market',
+  'locale',
+  'primary_exchange',
+  'type',
+  'currency_symbol',
+  'currency_name',
+  'base_currency_symbol',
+  'base_currency_name',
+  'delisted_utc',
+]);
+
+/**
+ * The tickers listing of a set of filters is stored whole the first time and answered from its rows
+ * after, with any limit, sort, order or page. Filters the store cannot apply as the service does (a
+ * search, as of a date, CUSIP, CIK) and sorts by what it does not store go upstream.
+ */
+function tickersNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(tickers, c);
+  const filters = listingFilters(tickers, req.query);
+  const sort = req.values.get('sort');
+  if (typeof sort === 'string' && !STORED_TICKER_SORTS.has(sort)) return 'upstream';
+  for (const name of new URLSearchParams(filters).keys())
+    if (!STORED_TICKER_FILTERS.has(name)) return 'upstream';
+  return [{ ticker: filters, kind: 'tickers', accepts: ['tickers'], range: ALL_DAYS }];
+}
+
 /** The legacy v2 ticks of one day, by the kind they read. */
 const LEGACY_TICKS = [
   { kind: 'trades', op: legacyTicks('trades') },
@@ -213,4 +281,5 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: stockFinancials, needs: (c) => recordNeeds(c, stockFinancials, 'financials') },
   { op: tickerDetails, needs: detailsNeeds },
   ...LIVE.map((l) => ({ op: l.op, needs: (c: Context<AppEnv>) => liveNeeds(c, l) })),
+  { op: tickers, needs: tickersNeeds },
 ];

@@ -75,7 +75,7 @@ export function tableStorage(rows: TableRows): Storage {
     rows.resolution === undefined ? `${a}ticker = $1` : `${a}ticker = $1 AND ${a}resolution = $2`;
   const keys = (ticker: string): SqlValue[] =>
     rows.resolution === undefined ? [ticker] : [ticker, rows.resolution];
-  const remove = (at: Covered): Statement => {
+  const removal = (at: Covered): Statement => {
     const [from, to] = rangeMs(at);
     const params = keys(at.ticker);
     const n = params.length;
@@ -113,7 +113,7 @@ export function tableStorage(rows: TableRows): Storage {
   };
 
   return {
-    remove,
+    remove: (at) => [removal(at)],
     async write(store, f) {
       const files = await daysHoldingFiles(store, f);
       const lines = results(f.pages)
@@ -124,7 +124,7 @@ export function tableStorage(rows: TableRows): Storage {
         await store.transaction(async () => {
           for (const run of runs(f.range, files)) {
             if (run.source === 'files') continue;
-            const r = remove({ ...f, range: run.range });
+            const r = removal({ ...f, range: run.range });
             await store.run(r.sql, r.params);
           }
           if (staged) await store.run(`INSERT INTO ${rows.table} SELECT * FROM ${staged.staging}`);
@@ -145,7 +145,7 @@ export function tableStorage(rows: TableRows): Storage {
  * listed under several. A ticker whose records were ingested from files keeps them.
  */
 export function recordStorage(kind: JsonKind): Storage {
-  const remove = (at: Covered): Statement =>
+  const removal = (at: Covered): Statement =>
     kind === 'splits'
       ? { sql: 'DELETE FROM splits WHERE ticker = $1', params: [at.ticker] }
       : { sql: 'DELETE FROM reference_records WHERE kind = $1 AND ticker = $2', params: [kind, at.ticker] };
@@ -168,7 +168,7 @@ export function recordStorage(kind: JsonKind): Storage {
   };
 
   return {
-    remove,
+    remove: (at) => [removal(at)],
     async write(store, f) {
       const files = await fromFiles(store, f);
       const file = `upstream ${kind} of ${f.ticker}`;
@@ -186,7 +186,7 @@ export function recordStorage(kind: JsonKind): Storage {
       await store.transaction(async () => {
         if (rows) {
           if (kind === 'splits') {
-            const r = remove(f);
+            const r = removal(f);
             await store.run(r.sql, r.params);
           }
           await writeRecordRows(store, rows);
@@ -211,16 +211,16 @@ export function recordStorage(kind: JsonKind): Storage {
  * under its kind's name and the ticker; its request id is set afresh for each answer from it.
  */
 export function answerStorage(kind: string): Storage {
-  const remove = (at: Covered): Statement => ({
+  const removal = (at: Covered): Statement => ({
     sql: 'DELETE FROM reference_records WHERE kind = $1 AND ticker = $2',
     params: [kind, at.ticker],
   });
   return {
-    remove,
+    remove: (at) => [removal(at)],
     async write(store, f) {
       const body = { ...f.pages[0], request_id: '' };
       await store.transaction(async () => {
-        const r = remove(f);
+        const r = removal(f);
         await store.run(r.sql, r.params);
         await store.run('INSERT INTO reference_records VALUES ($1, $2, $2, NULL, $3)', [
           kind,
@@ -260,7 +260,7 @@ function runs(range: DayRange, files: Set<string>): { range: DayRange; source: C
  * market's day owns no rows of its own: its tickers' bars are removed with their own coverage.
  */
 export const groupedStorage: Storage = {
-  remove: () => undefined,
+  remove: () => [],
   async write(store, f) {
     const day = f.range.first;
     const from = dayStartMs(day, f.tz, 0);
