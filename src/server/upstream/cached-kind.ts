@@ -63,7 +63,10 @@ export interface CachedKind {
   span: 'day' | 'whole';
   /** Fetched a day at a time (a market's grouped day), so a refresh of a range asks day by day. */
   dayAtATime?: true;
-  /** Stored as the answer itself and answered as stored (a ticker's current state). */
+  /**
+   * Stored as the answer itself, one page (a later page is an answer of its own request), and answered
+   * as stored: a ticker's current state, an answer stored under its request.
+   */
   answer?: true;
   /** The first upstream request (path and query) of a ticker and range; its pages follow `next_url`. */
   first(ticker: string, range: DayRange, tz: string): string;

@@ -161,6 +161,19 @@ const live = (kind: (typeof LIVE)[number]['kind'], label: string): CachedKind =>
   storage: answerStorage(kind),
 });
 
+/**
+ * An answer stored as fetched under its request (path and query, see `requestKey`): snapshots of many
+ * tickers, of an option chain, of indices, the v1 last forex quote and crypto trade.
+ */
+const storedAnswer: CachedKind = {
+  name: 'answer',
+  label: 'answer',
+  span: 'whole',
+  answer: true,
+  first: (request) => request,
+  storage: answerStorage('answer'),
+};
+
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /**
@@ -220,6 +233,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   live('last_trade', 'last trade'),
   live('last_quote', 'last quote'),
   tickerListing,
+  storedAnswer,
 ];
 
 const BY_NAME = new Map(CACHED_KINDS.map((k) => [k.name, k]));

@@ -103,7 +103,7 @@ export class ReadThrough {
   /** Mounts the layer's handlers on `app`, before the local routes (each calls on to them). */
   mount(app: Hono<AppEnv>): void {
     const planned = ROUTE_PLANS.map((p) => new RegExp(`^${routePattern(p.op).replace(/:[^/]+/g, '[^/]+')}$`));
-    // What the layer cannot store (snapshots of many tickers, other listings) is answered by the
+    // What the layer does not store (gainers and losers, other listings, ...) is answered by the
     // service while online, and from what the store holds offline.
     app.use('*', async (c, next) => {
       const path = c.req.path;
@@ -188,8 +188,8 @@ export class ReadThrough {
   }
 
   /**
-   * A ticker's current state (snapshot, last trade or quote) answered as stored; when none was ever
-   * fetched, the local route computes it from the stored data.
+   * An answer stored as fetched (a ticker's current state, a snapshot of many tickers, ...) answered as
+   * stored; when none was ever fetched, the local route computes it from the stored data.
    */
   async #stored(c: Context<AppEnv>, next: Next, need: Need): Promise<Response | undefined> {
     const stored = await this.#read(() =>
@@ -204,7 +204,8 @@ export class ReadThrough {
     }
     const id = c.get('requestId');
     const body = parseJson(stored[0].body) as Record<string, unknown>;
-    body.request_id = id;
+    if ('request_id' in body) body.request_id = id;
+    if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${body.next_url}`;
     return jsonResponse(stringifyJson(body), 200, id);
   }
 
@@ -254,6 +255,11 @@ export class ReadThrough {
       const body = parseJson(res.body) as Record<string, unknown>;
       pages.push(body);
       target = typeof body.next_url === 'string' && body.next_url !== '' ? body.next_url : undefined;
+      // An answer is stored as one page, its link kept as a path of this server's (see #stored).
+      if (kind.answer) {
+        if (target !== undefined) body.next_url = this.#localPath(target);
+        target = undefined;
+      }
     }
     // Only a complete fetch is stored: an error above leaves the store as it was.
     const rows = await this.#writing$(() =>
@@ -280,16 +286,20 @@ export class ReadThrough {
     this.stats.upstreamRequests++;
     const res = await transport.get(`${url.pathname}${url.search}`);
     const body = parseJson(res.body) as Record<string, unknown>;
-    if (typeof body.next_url === 'string') {
-      const next = new URL(body.next_url);
-      next.searchParams.delete('apiKey');
-      body.next_url = `${originOf(c)}${next.pathname.slice(new URL(transport.origin).pathname.length - 1)}${next.search}`;
-    }
+    if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${this.#localPath(body.next_url)}`;
     if (typeof body.request_id === 'string') body.request_id = c.get('requestId');
     return new Response(stringifyJson(body), {
       status: res.status,
       headers: { 'content-type': 'application/json', 'x-request-id': c.get('requestId') },
     });
+  }
+
+  /** The path and query on this server of an upstream link, without any key. */
+  #localPath(link: string): string {
+    const transport = this.#transport as Transport;
+    const next = new URL(link, transport.origin);
+    next.searchParams.delete('apiKey');
+    return `${next.pathname.slice(new URL(transport.origin).pathname.length - 1)}${next.search}`;
   }
 
   /** Runs a read of the store (a local answer) while no write is under way. */

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
 import { dayOf } from '../../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, previousClose } from '../../operations/aggregates.js';
+import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import {
   dividends,
   splits,
@@ -10,6 +11,13 @@ import {
   tickerNews,
   tickers,
 } from '../../operations/reference.js';
+import {
+  indicesSnapshot,
+  optionContractSnapshot,
+  optionsChainSnapshot,
+  snapshotAll,
+  universalSnapshot,
+} from '../../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
@@ -249,6 +257,41 @@ function tickersNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
   return [{ ticker: filters, kind: 'tickers', accepts: ['tickers'], range: ALL_DAYS }];
 }
 
+/** A request as the key of its stored answer: its path and its query by name, without a key. */
+export function requestKey(url: URL): string {
+  const query = [...url.searchParams].filter(([name]) => name !== 'apiKey');
+  query.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return query.length === 0 ? url.pathname : `${url.pathname}?${new URLSearchParams(query)}`;
+}
+
+/**
+ * An answer stored as fetched, under its request: the same request is answered as stored until it is
+ * older than the age allowed (offline, however old). A page's cursor is the service's: the request is
+ * validated without one.
+ */
+function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
+  const url = new URL(c.req.url);
+  if (!url.searchParams.has('cursor')) parseRequest(op, c);
+  return [{ ticker: requestKey(url), kind: 'answer', accepts: ['answer'], range: ALL_DAYS }];
+}
+
+/**
+ * Routes answered as the service answered them, stored under their request: snapshots of many tickers
+ * (not the gainers and losers, whose route the many-ticker one would also match), of an option chain or
+ * contract, of indices, universal snapshots, the v1 last forex quote and crypto trade.
+ */
+const STORED_ANSWERS: readonly OperationSpec[] = [
+  snapshotAll('us/markets/stocks'),
+  snapshotAll('global/markets/forex'),
+  snapshotAll('global/markets/crypto'),
+  optionsChainSnapshot,
+  optionContractSnapshot,
+  indicesSnapshot,
+  universalSnapshot,
+  lastForexQuote,
+  lastCryptoTrade,
+];
+
 /** The legacy v2 ticks of one day, by the kind they read. */
 const LEGACY_TICKS = [
   { kind: 'trades', op: legacyTicks('trades') },
@@ -282,4 +325,5 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: tickerDetails, needs: detailsNeeds },
   ...LIVE.map((l) => ({ op: l.op, needs: (c: Context<AppEnv>) => liveNeeds(c, l) })),
   { op: tickers, needs: tickersNeeds },
+  ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
 ];

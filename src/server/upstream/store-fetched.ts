@@ -208,7 +208,8 @@ export function recordStorage(kind: JsonKind): Storage {
 
 /**
  * A ticker's current state (its snapshot, last trade or quote) stored as the answer that brought it,
- * under its kind's name and the ticker; its request id is set afresh for each answer from it.
+ * under its kind's name and the ticker; its request id, when it has one, is set afresh for each answer
+ * from it.
  */
 export function answerStorage(kind: string): Storage {
   const removal = (at: Covered): Statement => ({
@@ -218,7 +219,8 @@ export function answerStorage(kind: string): Storage {
   return {
     remove: (at) => [removal(at)],
     async write(store, f) {
-      const body = { ...f.pages[0], request_id: '' };
+      const page = f.pages[0] ?? {};
+      const body = 'request_id' in page ? { ...page, request_id: '' } : page;
       await store.transaction(async () => {
         const r = removal(f);
         await store.run(r.sql, r.params);
