@@ -205,7 +205,7 @@ export class ReadThrough {
     const id = c.get('requestId');
     const body = parseJson(stored[0].body) as Record<string, unknown>;
     if ('request_id' in body) body.request_id = id;
-    if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${body.next_url}`;
+    for (const link of answerLinks(body)) link.set(`${originOf(c)}${link.url}`);
     return jsonResponse(stringifyJson(body), 200, id);
   }
 
@@ -255,9 +255,9 @@ export class ReadThrough {
       const body = parseJson(res.body) as Record<string, unknown>;
       pages.push(body);
       target = typeof body.next_url === 'string' && body.next_url !== '' ? body.next_url : undefined;
-      // An answer is stored as one page, its link kept as a path of this server's (see #stored).
+      // An answer is stored as one page, its links kept as paths of this server's (see #stored).
       if (kind.answer) {
-        if (target !== undefined) body.next_url = this.#localPath(target);
+        for (const link of answerLinks(body)) link.set(this.#localPath(link.url));
         target = undefined;
       }
     }
@@ -333,6 +333,23 @@ export class ReadThrough {
       done();
     }
   }
+}
+
+/**
+ * The links of an answer to the service's own routes, which a stored answer keeps as paths of the
+ * local server: its next page, and the aggregates an indicator was computed from.
+ */
+function answerLinks(body: Record<string, unknown>): { url: string; set: (url: string) => void }[] {
+  const out: { url: string; set: (url: string) => void }[] = [];
+  if (typeof body.next_url === 'string' && body.next_url !== '') {
+    out.push({ url: body.next_url, set: (url) => (body.next_url = url) });
+  }
+  const results = body.results as { underlying?: Record<string, unknown> } | undefined;
+  const underlying = results?.underlying;
+  if (underlying && typeof underlying.url === 'string') {
+    out.push({ url: underlying.url, set: (url) => (underlying.url = url) });
+  }
+  return out;
 }
 
 /**

@@ -1,13 +1,17 @@
 import type { Context } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
 import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars, dailyOpenClose, previousClose } from '../../operations/aggregates.js';
+import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
+import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import {
   dividends,
+  ipos,
+  relatedCompanies,
   splits,
   stockFinancials,
   tickerDetails,
+  tickerEvents,
   tickerNews,
   tickers,
 } from '../../operations/reference.js';
@@ -145,14 +149,14 @@ function previousCloseNeeds(c: Context<AppEnv>, now: number): Need[] {
 
 /**
  * A market's daily bars of one day are stored unadjusted, whole: asked unadjusted (or for forex, which
- * has no splits), they are answered from the store. Adjusted stock bars need every
- * ticker's splits, and OTC tickers are not stored: those go upstream.
+ * has no splits), they are answered from the store. Adjusted stock bars need every ticker's splits, and
+ * OTC tickers are not stored: those answers are stored as fetched, under their request.
  */
-function groupedNeeds(c: Context<AppEnv>, g: (typeof GROUPED)[number]): Need[] | 'upstream' {
+function groupedNeeds(c: Context<AppEnv>, g: (typeof GROUPED)[number]): Need[] {
   const req = parseRequest(g.op, c);
   const { date } = req.values.get('date') as { date: string };
-  if (g.pattern === '*' && (req.values.get('adjusted') !== false || req.values.get('includeOtc') === true))
-    return 'upstream';
+  if (g.pattern === '*' && (req.values.get('adjusted') !== false || req.values.get('include_otc') === true))
+    return answerNeeds(c, g.op);
   return [{ ticker: g.pattern, kind: 'grouped', accepts: ['grouped'], range: { first: date, last: date } }];
 }
 
@@ -257,11 +261,13 @@ function tickersNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
   return [{ ticker: filters, kind: 'tickers', accepts: ['tickers'], range: ALL_DAYS }];
 }
 
-/** A request as the key of its stored answer: its path and its query by name, without a key. */
+/**
+ * A request as the key of its stored answer, and the request sent for it: its path and its query as
+ * asked (the order of its parameters kept, as the service's cursors keep it), without a key.
+ */
 export function requestKey(url: URL): string {
-  const query = [...url.searchParams].filter(([name]) => name !== 'apiKey');
-  query.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return query.length === 0 ? url.pathname : `${url.pathname}?${new URLSearchParams(query)}`;
+  const query = new URLSearchParams([...url.searchParams].filter(([name]) => name !== 'apiKey'));
+  return query.size === 0 ? url.pathname : `${url.pathname}?${query}`;
 }
 
 /**
@@ -278,9 +284,20 @@ function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
 /**
  * Routes answered as the service answered them, stored under their request: snapshots of many tickers
  * (not the gainers and losers, whose route the many-ticker one would also match), of an option chain or
- * contract, of indices, universal snapshots, the v1 last forex quote and crypto trade.
+ * contract, of indices, universal snapshots, the v1 last forex quote and crypto trade; crypto's grouped
+ * daily bars (stamped with each day's last trading minute, which daily bars do not hold); indicators
+ * (the local route computes them over every stored bar of the ticker, so stored bars of a range do not
+ * give the service's values); related companies, IPOs and ticker events.
  */
 const STORED_ANSWERS: readonly OperationSpec[] = [
+  groupedDaily('global/market/crypto'),
+  sma(),
+  ema(),
+  rsi(),
+  macd(),
+  relatedCompanies,
+  ipos,
+  tickerEvents,
   snapshotAll('us/markets/stocks'),
   snapshotAll('global/markets/forex'),
   snapshotAll('global/markets/crypto'),

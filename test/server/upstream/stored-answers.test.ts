@@ -14,7 +14,8 @@ import {
 
 /**
  * Answers stored as fetched, under their request: snapshots of many tickers, of an option chain and of
- * indices, universal snapshots, the v1 last forex quote and crypto trade. Answered as stored until older
+ * indices, universal snapshots, the v1 last forex quote and crypto trade, adjusted and crypto grouped
+ * daily bars, indicators, ticker events, IPOs and related companies. Answered as stored until older
  * than the age allowed, and offline.
  */
 
@@ -47,6 +48,13 @@ const RECORDED = [
   '/v3/snapshot/indices?ticker.any_of=I:VIX',
   '/v3/snapshot?ticker.any_of=GOOG,SPY,C:EURUSD',
   '/v1/last_quote/currencies/EUR/USD',
+  '/v2/aggs/grouped/locale/us/market/stocks/2015-12-23',
+  '/v2/aggs/grouped/locale/global/market/crypto/2015-12-23',
+  '/v1/indicators/sma/GOOG?timespan=day&window=5&limit=3',
+  '/v1/indicators/macd/GOOG?timespan=day&limit=2&expand_underlying=true',
+  '/v1/indicators/rsi/X:BTCUSD?timespan=day&window=14&limit=2',
+  '/vX/reference/tickers/QQQ/events',
+  '/vX/reference/ipos?limit=5',
 ];
 
 describe('caching server: answers stored as fetched', () => {
@@ -144,10 +152,13 @@ describe('caching server: answers stored as fetched', () => {
       proxy.script = () => 'forward';
       assert.equal((await get(cache.url, path)).status, 200);
       assert.equal(await countRows(store, "SELECT * FROM coverage WHERE kind = 'answer'"), 1);
-      // The Lean data has no crypto ticks: the upstream's 404 reaches the client, and is not stored.
-      const none = await get(cache.url, '/v1/last/crypto/BTC/USD');
-      assert.equal(none.status, 404, none.text);
-      assert.match(none.body.message, /upstream service answered 404/);
+      // The Lean data has no crypto ticks and no related companies: the upstream's 404 reaches the
+      // client, and is not stored.
+      for (const missing of ['/v1/last/crypto/BTC/USD', '/v1/related-companies/AAPL']) {
+        const none = await get(cache.url, missing);
+        assert.equal(none.status, 404, none.text);
+        assert.match(none.body.message, /upstream service answered 404/);
+      }
       assert.equal(await countRows(store, 'SELECT * FROM coverage'), 1);
     });
   });
