@@ -1,8 +1,10 @@
+import { listValue } from '@duckdb/node-api';
 import { expandPath } from '../../core/path.js';
 import { aggregateBars, groupedDaily } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import {
   dividends,
+  optionContracts,
   splits,
   stockFinancials,
   tickerDetails,
@@ -216,6 +218,55 @@ const tickerListing: CachedKind = {
   }),
 };
 
+/**
+ * The option contracts listing of one set of filters, every page of 1000, as rows of the
+ * `option_contracts` table. The local route tells an index underlying (its `cfi`) by the index's
+ * ticker in the `tickers` table: a listing of an index's contracts the store does not know as one is
+ * not stored.
+ */
+const contractListing: CachedKind = {
+  name: 'option_contracts',
+  label: 'option contracts listing',
+  span: 'whole',
+  first: (filters) => `${optionContracts.path}?${filters}${filters === '' ? '' : '&'}limit=1000`,
+  storage: listingStorage('option_contracts', {
+    table: 'option_contracts',
+    key: 'ticker',
+    columns: [
+      { name: 'ticker', value: (r) => textOrNull(r.ticker) },
+      ...(['underlying_ticker', 'contract_type', 'exercise_style'] as const).map((name) => ({
+        name,
+        value: (r: Json) => textOrNull(r[name]),
+      })),
+      { name: 'expiration_date', value: (r) => textOrNull(r.expiration_date), cast: 'DATE' },
+      { name: 'strike_price', value: (r) => (typeof r.strike_price === 'number' ? r.strike_price : null) },
+      {
+        name: 'shares_per_contract',
+        value: (r) => (typeof r.shares_per_contract === 'number' ? r.shares_per_contract : 100),
+      },
+      { name: 'primary_exchange', value: (r) => textOrNull(r.primary_exchange) },
+    ],
+    async unanswerable(store, records) {
+      const indices = [
+        ...new Set(
+          records
+            .filter((r) => typeof r.cfi === 'string' && r.cfi[3] === 'I')
+            .map((r) => `I:${String(r.underlying_ticker)}`),
+        ),
+      ];
+      if (indices.length === 0) return undefined;
+      const known = await store.all<{ ticker: string }>(
+        'SELECT ticker FROM tickers WHERE ticker IN (SELECT unnest($1::VARCHAR[]))',
+        [listValue(indices)],
+      );
+      const unknown = indices.filter((i) => !known.some((k) => k.ticker === i));
+      return unknown.length === 0
+        ? undefined
+        : `option contracts of ${unknown.join(', ')}, an index the store does not list`;
+    },
+  }),
+};
+
 /** Every kind the caching server stores. */
 export const CACHED_KINDS: readonly CachedKind[] = [
   bars('second', 'second bars'),
@@ -233,6 +284,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   live('last_trade', 'last trade'),
   live('last_quote', 'last quote'),
   tickerListing,
+  contractListing,
   storedAnswer,
 ];
 

@@ -20,6 +20,7 @@ import {
 } from './coverage.js';
 import { type Need, ROUTE_PLANS, type RoutePlan } from './route-plans.js';
 import { firstOpenDay } from './session-end.js';
+import { isNotStorable } from './store-listing.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -178,6 +179,14 @@ export class ReadThrough {
         if (!fetched) this.stats.answeredFromStore++;
       }
     } catch (e) {
+      if (isNotStorable(e)) {
+        this.#log(`upstream: not stored, passed through: ${e.message}`);
+        return this.#passThrough(c).catch((f: unknown) => {
+          const answer = upstreamFailure(c, f);
+          if (answer) return answer;
+          throw f;
+        });
+      }
       const answer = upstreamFailure(c, e);
       if (answer) return answer;
       throw e;

@@ -7,6 +7,7 @@ import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import {
   dividends,
   ipos,
+  optionContracts,
   relatedCompanies,
   splits,
   stockFinancials,
@@ -261,6 +262,22 @@ function tickersNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
   return [{ ticker: filters, kind: 'tickers', accepts: ['tickers'], range: ALL_DAYS }];
 }
 
+/** Sort keys of the option contracts listing, all stored columns. */
+const CONTRACT_SORTS = new Set(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price']);
+
+/**
+ * The option contracts listing of a set of filters (every one a stored column) is stored whole the
+ * first time and answered from its rows after, with any limit, sort, order or page. Without `as_of`
+ * both the service and the local route list the contracts of today.
+ */
+function contractsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(optionContracts, c);
+  const sort = req.values.get('sort');
+  if (typeof sort === 'string' && !CONTRACT_SORTS.has(sort)) return 'upstream';
+  const filters = listingFilters(optionContracts, req.query);
+  return [{ ticker: filters, kind: 'option_contracts', accepts: ['option_contracts'], range: ALL_DAYS }];
+}
+
 /**
  * A request as the key of its stored answer, and the request sent for it: its path and its query as
  * asked (the order of its parameters kept, as the service's cursors keep it), without a key.
@@ -342,5 +359,6 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: tickerDetails, needs: detailsNeeds },
   ...LIVE.map((l) => ({ op: l.op, needs: (c: Context<AppEnv>) => liveNeeds(c, l) })),
   { op: tickers, needs: tickersNeeds },
+  { op: optionContracts, needs: contractsNeeds },
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
 ];

@@ -28,7 +28,20 @@ export interface ListingRows {
   /** The table's key column (its first column), a record's id in `listed_rows`. */
   key: string;
   columns: readonly ListedColumn[];
+  /**
+   * Why the local route could not answer the fetched records as the service did, if so: then nothing
+   * is stored and the request goes upstream as it is.
+   */
+  unanswerable?(store: Store, records: readonly Json[]): Promise<string | undefined>;
 }
+
+/** A fetch the local route could not answer as the service did: stored not at all, passed upstream. */
+export class NotStorable extends Error {
+  override readonly name = 'NotStorable';
+}
+
+/** Whether `e` is a {@link NotStorable}. */
+export const isNotStorable = (e: unknown): e is NotStorable => e instanceof Error && e.name === 'NotStorable';
 
 /** Rows written per statement: a statement's parameters stay few. */
 const CHUNK = 200;
@@ -60,6 +73,8 @@ export function listingStorage(kind: string, rows: ListingRows): Storage {
     remove,
     async write(store, f) {
       const records = f.pages.flatMap((p) => (Array.isArray(p.results) ? (p.results as Json[]) : []));
+      const reason = await rows.unanswerable?.(store, records);
+      if (reason !== undefined) throw new NotStorable(reason);
       const keyColumn = rows.columns[0] as ListedColumn;
       const keyed = records.filter(
         (r) => typeof keyColumn.value(r) === 'string' && keyColumn.value(r) !== '',

@@ -185,6 +185,102 @@ describe('caching server: reference listings', () => {
     });
   }
 
+  test('an option contracts listing is stored whole for its filters and answered from the store with any limit, sort or order, also offline', async (t) => {
+    /** 2015-12-24 16:00 UTC: GOOG's contracts of the day are listed. */
+    const now = Date.UTC(2015, 11, 24, 16);
+    await withCachingServer(
+      t,
+      {},
+      async ({ lean, server: upstream, proxy, cache, db }) => {
+        const truth = await startServer({ store: lean, port: 0, log: () => {}, now });
+        try {
+          const recorded = [
+            '/v3/reference/options/contracts?underlying_ticker=GOOG&limit=400',
+            '/v3/reference/options/contracts?underlying_ticker=GOOG&contract_type=put&as_of=2015-12-23',
+          ];
+          const first = new Map<string, string[]>();
+          for (const path of recorded) {
+            const got = await allPages(cache.url, path);
+            const want = await allPages(truth.url, path);
+            assert.equal(got.length, want.length, `${path}: pages`);
+            got.forEach((page, i) => {
+              assert.equal(page.status, 200, page.text);
+              assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth.url), path);
+            });
+            first.set(
+              path,
+              got.map((p) => normal(p.text, cache.url)),
+            );
+          }
+          assert.ok((first.get(recorded[0] as string)?.length ?? 0) > 2, 'GOOG has several pages');
+          // Every page of 1000 of each listing, once: GOOG's 2192 contracts are three.
+          assert.equal(proxy.seen.length, 3 + 2);
+          for (const path of [
+            '/v3/reference/options/contracts?underlying_ticker=GOOG&sort=strike_price&order=desc&limit=7',
+            '/v3/reference/options/contracts?limit=3&underlying_ticker=GOOG&expired=false&sort=expiration_date',
+          ]) {
+            const got = await get(cache.url, path);
+            assert.equal(got.status, 200, got.text);
+            assert.equal(
+              normal(got.text, cache.url),
+              normal((await get(truth.url, path)).text, truth.url),
+              path,
+            );
+          }
+          assert.equal(proxy.seen.length, 5, 'other limits, sorts and orders are answered from the store');
+
+          // SPX is an index the caching store does not list: its contracts would lose their index code.
+          const spx = '/v3/reference/options/contracts?underlying_ticker=SPX&as_of=2021-01-04';
+          const got = await get(cache.url, spx);
+          assert.equal(normal(got.text, cache.url), normal((await get(truth.url, spx)).text, truth.url));
+          assert.match(got.text, /"cfi":"O.EIC/);
+          assert.equal(proxy.seen.at(-1)?.url, spx, 'passed upstream as it is');
+          const store = cache.store as DuckDbStore;
+          assert.equal(
+            await countRows(store, "SELECT * FROM option_contracts WHERE underlying_ticker = 'SPX'"),
+            0,
+          );
+          const calls = proxy.seen.length;
+
+          await upstream.close();
+          await cache.close();
+          const offline = await startServer({ db, port: 0, upstream: { offline: true }, log: () => {}, now });
+          try {
+            for (const path of recorded) {
+              const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
+              assert.deepEqual(again, first.get(path), `offline ${path}`);
+            }
+            const missing = await get(offline.url, '/v3/reference/options/contracts?underlying_ticker=AAPL');
+            assert.equal(missing.status, 404, missing.text);
+            assert.match(
+              missing.body.message,
+              /option contracts listing of expired=false&underlying_ticker=AAPL/,
+            );
+          } finally {
+            await offline.close();
+          }
+          assert.equal(proxy.seen.length, calls);
+        } finally {
+          await truth.close();
+        }
+      },
+      now,
+    );
+  });
+
+  test('a connection dropped on a later page of a contracts listing stores nothing', async (t) => {
+    await withCachingServer(t, { maxRetries: 0 }, async ({ proxy, cache }) => {
+      const store = cache.store as DuckDbStore;
+      proxy.script = (req) => (req.url.includes('cursor=') ? 'drop-mid-body' : 'forward');
+      const path = '/v3/reference/options/contracts?underlying_ticker=GOOG&as_of=2015-12-24';
+      const failed = await get(cache.url, path);
+      assert.equal(failed.status, 502, failed.text);
+      assert.equal(proxy.seen.length, 2);
+      for (const table of ['option_contracts', 'listed_rows', 'coverage'])
+        assert.equal(await countRows(store, `SELECT * FROM ${table}`), 0, table);
+    });
+  });
+
   test('rows ingested from files stay as they are when a listing holds them, and when it is cleared', async (t) => {
     const seed = async (store: DuckDbStore) => {
       await store.run(
