@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -131,5 +131,12 @@ export const MIGRATIONS: readonly string[] = [
   -- clear removes them), 'files' when the range already held rows ingested from files, which the
   -- caching server keeps as they are and never removes.
   ALTER TABLE coverage ADD COLUMN IF NOT EXISTS source VARCHAR DEFAULT 'upstream';
+  `,
+  `
+  -- The rows a caching server's listing (of tickers, ...) held when fetched whole for a set of filters
+  -- (its coverage's ticker): by the listing's kind and the row's key in its table ('tickers': the
+  -- ticker). Rows no listing holds were ingested from files and are kept as they are.
+  CREATE TABLE IF NOT EXISTS listed_rows (
+    kind VARCHAR NOT NULL, filters VARCHAR NOT NULL, id VARCHAR NOT NULL, PRIMARY KEY (kind, filters, id));
   `,
 ];

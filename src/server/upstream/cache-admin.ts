@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { marketTimeZone } from '../market/time-zone.js';
 import type { DuckDbStore as Store } from '../store/duckdb-store.js';
+import { cachedKind } from './cached-kinds.js';
 import { type CoverageRow, coverageRows } from './coverage.js';
-import { coveredRows } from './store-fetched.js';
 
 /** What `mdq cache status` reports. */
 export interface CacheStatus {
@@ -37,15 +37,16 @@ export async function clearCache(store: Store, ticker?: string): Promise<number>
   const ranges = await coverageRows(store, ticker);
   await store.transaction(async () => {
     // Rows ingested from files are never removed, only the caching server's own.
-    // A market's grouped day owns no rows: its tickers' daily bars are covered as their own.
-    for (const r of ranges.filter((x) => x.source === 'upstream' && x.kind !== 'grouped')) {
-      const remove = coveredRows({
-        ticker: r.ticker,
-        kind: r.kind,
-        range: { first: r.first, last: r.last },
-        tz: marketTimeZone(r.ticker),
-      });
-      await store.run(remove.sql, remove.params);
+    for (const r of ranges.filter((x) => x.source === 'upstream')) {
+      // A kind that owns no rows (a market's grouped day: its tickers' daily bars are covered as their
+      // own) removes nothing.
+      const removal =
+        cachedKind(r.kind)?.storage.remove({
+          ticker: r.ticker,
+          range: { first: r.first, last: r.last },
+          tz: marketTimeZone(r.ticker),
+        }) ?? [];
+      for (const s of removal) await store.run(s.sql, s.params);
     }
     await store.run(
       `DELETE FROM coverage${ticker === undefined ? '' : ' WHERE ticker = $1'}`,

@@ -1,5 +1,6 @@
 import type { DuckDbStore as Store } from '../store/duckdb-store.js';
 import type { SqlValue } from '../store/store.js';
+import type { CachedKind } from './cached-kind.js';
 
 /**
  * The `coverage` table: which days of which ticker and kind the caching server has stored completely.
@@ -18,48 +19,8 @@ export interface DayRange {
   last: string;
 }
 
-/**
- * Kinds of record a ticker's coverage holds whole: reference records, as `mdq ingest json` stores them,
- * and the live ones (its snapshot, last trade and last quote) as last fetched.
- */
-export const RECORD_KINDS = [
-  'splits',
-  'dividends',
-  'news',
-  'financials',
-  'ticker_details',
-  'snapshot',
-  'last_trade',
-  'last_quote',
-] as const;
-
-/** Records of a ticker's current state, stored as the answer that brought them. */
-export type LiveKind = 'snapshot' | 'last_trade' | 'last_quote';
-
-/** A kind of reference record covered per ticker, every day at once. */
-export type RecordKind = (typeof RECORD_KINDS)[number];
-
-/**
- * What can be covered: bars of a resolution and ticks (by day), a ticker's reference records, or a
- * whole market's daily bars of a day (`grouped`, under the market's ticker pattern: `*` for US stocks,
- * `C:*` forex; each ticker's bars are covered as its own `bars:day` too).
- */
-export type CoverageKind =
-  | 'bars:second'
-  | 'bars:minute'
-  | 'bars:day'
-  | 'trades'
-  | 'quotes'
-  | 'grouped'
-  | RecordKind;
-
-/** Whether a kind is covered whole (every day at once) and never final: reference records. */
-export const isRecordKind = (kind: CoverageKind): kind is RecordKind =>
-  (RECORD_KINDS as readonly string[]).includes(kind);
-
-/** Whether a kind is a record of a ticker's current state. */
-export const isLiveKind = (kind: CoverageKind): kind is LiveKind =>
-  kind === 'snapshot' || kind === 'last_trade' || kind === 'last_quote';
+/** The name of a kind of data the caching server stores (see `CACHED_KINDS`). */
+export type CoverageKind = string;
 
 /** The range a kind of reference record covers. */
 export const ALL_DAYS: DayRange = { first: '0001-01-01', last: '9999-12-31' };
@@ -117,7 +78,7 @@ export async function missingRanges(
 export async function recordCoverage(
   store: Store,
   ticker: string,
-  kind: CoverageKind,
+  kind: Pick<CachedKind, 'name' | 'span'>,
   range: DayRange,
   fetchedAt: number,
   today: string,
@@ -125,18 +86,18 @@ export async function recordCoverage(
 ): Promise<void> {
   await store.run(
     'DELETE FROM coverage WHERE ticker = $1 AND kind = $2 AND first_day >= $3::DATE AND last_day <= $4::DATE',
-    [ticker, kind, range.first, range.last],
+    [ticker, kind.name, range.first, range.last],
   );
   const insert = (r: DayRange, final: boolean) =>
     store.run(
       `INSERT INTO coverage (ticker, kind, first_day, last_day, fetched_at, final, source)
         VALUES ($1, $2, $3::DATE, $4::DATE, make_timestamp($5::BIGINT * 1000), $6, $7)`,
-      [ticker, kind, r.first, r.last, fetchedAt, final, source] as SqlValue[],
+      [ticker, kind.name, r.first, r.last, fetchedAt, final, source] as SqlValue[],
     );
   const first = dayNumber(range.first);
   const last = dayNumber(range.last);
   const cut = dayNumber(today);
-  if (isRecordKind(kind) || first >= cut) return insert(range, false);
+  if (kind.span === 'whole' || first >= cut) return insert(range, false);
   if (last < cut) return insert(range, true);
   await insert({ first: range.first, last: dayText(cut - 1) }, true);
   await insert({ first: today, last: range.last }, false);

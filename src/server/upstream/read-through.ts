@@ -2,20 +2,13 @@ import type { Context, Hono, Next } from 'hono';
 import { resolveClientOptions } from '../../core/client-options.js';
 import { isAPIError, isConnectionError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
-import type { OperationSpec } from '../../core/operation.js';
-import { expandPath } from '../../core/path.js';
 import { Transport } from '../../core/transport.js';
-import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
-import { lastQuote, lastTrade } from '../../operations/last.js';
-import { dividends, splits, stockFinancials, tickerDetails, tickerNews } from '../../operations/reference.js';
-import { snapshotTicker } from '../../operations/snapshots.js';
-import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
-import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } from '../market/windows.js';
 import type { DuckDbStore as Store } from '../store/duckdb-store.js';
-import { dayStartMs, dayStartNs, parseRequest, routePattern, timestampBounds } from '../validate.js';
+import { routePattern } from '../validate.js';
+import type { CachedKind } from './cached-kind.js';
+import { cachedKind } from './cached-kinds.js';
 import {
   ALL_DAYS,
   type CoverageKind,
@@ -23,14 +16,11 @@ import {
   type DayRange,
   dayNumber,
   dayText,
-  isLiveKind,
-  isRecordKind,
-  type LiveKind,
   missingRanges,
-  type RecordKind,
 } from './coverage.js';
+import { type Need, ROUTE_PLANS, type RoutePlan } from './route-plans.js';
 import { firstOpenDay } from './session-end.js';
-import { storeFetched, storeGrouped } from './store-fetched.js';
+import { isNotStorable } from './store-listing.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -38,87 +28,11 @@ import {
   type UpstreamOptions,
 } from './upstream-options.js';
 
-/** What one request needs stored before the local route can answer it. */
-interface Need {
-  ticker: string;
-  /** The kind fetched when missing. */
-  kind: CoverageKind;
-  /** Kinds whose coverage answers the request too (finer bars roll up into coarser ones). */
-  accepts: readonly CoverageKind[];
-  range: DayRange;
-}
-
-/** Kinds that answer a bar request: its own resolution and every finer source the bars are built from. */
-const BAR_SOURCES: Readonly<Record<'second' | 'minute' | 'day', readonly CoverageKind[]>> = {
-  second: ['bars:second', 'trades'],
-  minute: ['bars:minute', 'bars:second', 'trades'],
-  day: ['bars:day', 'bars:minute', 'bars:second', 'trades'],
-};
-
-/** Most records a page may hold upstream: fewer pages for a whole range. */
-const PAGE_LIMIT = { bars: 50_000, ticks: 50_000 };
-
-const KIND_NAMES: Readonly<Record<CoverageKind, string>> = {
-  'bars:second': 'second bars',
-  'bars:minute': 'minute bars',
-  'bars:day': 'daily bars',
-  grouped: 'grouped daily bars',
-  trades: 'trades',
-  quotes: 'quotes',
-  splits: 'splits',
-  dividends: 'dividends',
-  news: 'news',
-  financials: 'financials',
-  ticker_details: 'ticker details',
-  snapshot: 'snapshot',
-  last_trade: 'last trade',
-  last_quote: 'last quote',
-};
-
-/**
- * Routes of a ticker's current state, stored as the answer that brought them: its snapshot (by the
- * ticker prefix of its market), its last trade and last quote.
- */
-const LIVE: readonly { kind: LiveKind; prefix: string; op: OperationSpec }[] = [
-  { kind: 'snapshot', prefix: 'C:', op: snapshotTicker('global/markets/forex') },
-  { kind: 'snapshot', prefix: 'X:', op: snapshotTicker('global/markets/crypto') },
-  { kind: 'snapshot', prefix: '', op: snapshotTicker('us/markets/stocks') },
-  { kind: 'last_trade', prefix: '', op: lastTrade() },
-  { kind: 'last_quote', prefix: '', op: lastQuote },
-];
-
-/** The listing of each kind of record, and the most records a page of it holds. */
-const RECORD_LISTINGS: Readonly<
-  Record<Exclude<RecordKind, 'ticker_details' | LiveKind>, [OperationSpec, number]>
-> = {
-  splits: [splits, 1000],
-  dividends: [dividends, 1000],
-  news: [tickerNews, 1000],
-  financials: [stockFinancials, 100],
-};
-
 /** Paths of the service's REST API (not the WebSocket feeds or anything else the server answers). */
 const API_PATH = /^\/(v\d+|vX|stocks|futures)\//;
 
-const aggregatesOp = aggregateBars();
-const openCloseOp = dailyOpenClose();
-const prevOp = previousClose();
-/**
- * Grouped daily bars of the markets whose answer daily bars make whole, and the ticker pattern their
- * coverage is stored under. Crypto's stamps each bar with the day's last minute of trading, which
- * daily bars do not hold: it goes upstream.
- */
-const GROUPED = [
-  { op: groupedDaily('us/market/stocks'), pattern: '*' },
-  { op: groupedDaily('global/market/fx'), pattern: 'C:*' },
-] as const;
-const tradesOp = tradesV3({ name: 'listTrades' });
-const quotesOp = quotesV3({ name: 'listQuotes' });
-/** The legacy v2 ticks of one day, by the coverage kind they read. */
-const LEGACY_TICKS = [
-  { kind: 'trades', op: legacyTicks('trades') },
-  { kind: 'quotes', op: legacyTicks('nbbo') },
-] as const;
+/** The declaration of a kind the layer names (every name a route plan gives is declared). */
+const kindOf = (name: CoverageKind): CachedKind => cachedKind(name) as CachedKind;
 
 /** Counts of what a {@link ReadThrough} did, for `mdq cache status` and tests. */
 export interface ReadThroughStats {
@@ -189,20 +103,9 @@ export class ReadThrough {
 
   /** Mounts the layer's handlers on `app`, before the local routes (each calls on to them). */
   mount(app: Hono<AppEnv>): void {
-    const planned = [
-      aggregatesOp,
-      openCloseOp,
-      prevOp,
-      ...GROUPED.map((g) => g.op),
-      tradesOp,
-      quotesOp,
-      ...LEGACY_TICKS.map((l) => l.op),
-      tickerDetails,
-      ...LIVE.map((l) => l.op),
-      ...Object.values(RECORD_LISTINGS).map(([op]) => op),
-    ].map((op) => new RegExp(`^${routePattern(op).replace(/:[^/]+/g, '[^/]+')}$`));
-    // What the layer cannot store (snapshots of many tickers, last trade and quote, other listings) is
-    // answered by the service while online, and from what the store holds offline.
+    const planned = ROUTE_PLANS.map((p) => new RegExp(`^${routePattern(p.op).replace(/:[^/]+/g, '[^/]+')}$`));
+    // What the layer does not store (gainers and losers, other listings, ...) is answered by the
+    // service while online, and from what the store holds offline.
     app.use('*', async (c, next) => {
       const path = c.req.path;
       if (
@@ -221,36 +124,7 @@ export class ReadThrough {
         throw e;
       }
     });
-    app.get(routePattern(aggregatesOp), (c, next) => this.#serve(c, next, aggregateNeeds));
-    app.get(routePattern(openCloseOp), (c, next) => this.#serve(c, next, openCloseNeeds));
-    for (const g of GROUPED)
-      app.get(routePattern(g.op), (c, next) => this.#serve(c, next, (cc) => groupedNeeds(cc, g)));
-    app.get(routePattern(prevOp), (c, next) =>
-      this.#serve(c, next, (cc) => previousCloseNeeds(cc, this.#now())),
-    );
-    for (const { kind, op } of LEGACY_TICKS) {
-      app.get(routePattern(op), (c, next) =>
-        this.#serve(c, next, (cc) => {
-          const req = parseRequest(op, cc);
-          const ticker = req.values.get('ticker') as string;
-          const { date } = req.values.get('date') as { date: string };
-          return [{ ticker, kind, accepts: [kind], range: { first: date, last: date } }];
-        }),
-      );
-    }
-    app.get(routePattern(tradesOp), (c, next) =>
-      this.#serve(c, next, (cc) => tickNeeds(cc, tradesOp, 'trades')),
-    );
-    app.get(routePattern(quotesOp), (c, next) =>
-      this.#serve(c, next, (cc) => tickNeeds(cc, quotesOp, 'quotes')),
-    );
-    for (const [kind, [op]] of Object.entries(RECORD_LISTINGS)) {
-      app.get(routePattern(op), (c, next) =>
-        this.#serve(c, next, (cc) => recordNeeds(cc, op, kind as RecordKind)),
-      );
-    }
-    app.get(routePattern(tickerDetails), (c, next) => this.#serve(c, next, detailsNeeds));
-    for (const live of LIVE) app.get(routePattern(live.op), (c, next) => this.#live(c, next, live));
+    for (const plan of ROUTE_PLANS) app.get(routePattern(plan.op), (c, next) => this.#serve(c, next, plan));
   }
 
   /** Closes the upstream connections. */
@@ -265,32 +139,31 @@ export class ReadThrough {
   async refresh(ticker: string, range: DayRange): Promise<{ kind: CoverageKind; range: DayRange }[]> {
     const done: { kind: CoverageKind; range: DayRange }[] = [];
     const kinds = new Set((await coverageRows(this.#store, ticker)).map((r) => r.kind));
-    for (const kind of kinds) {
-      const r = isRecordKind(kind) ? ALL_DAYS : range;
-      // A market's grouped daily bars are fetched a day at a time.
-      if (kind === 'grouped') {
+    for (const name of kinds) {
+      const kind = cachedKind(name);
+      // A kind this version does not store stays as it is.
+      if (!kind) continue;
+      const r = kind.span === 'whole' ? ALL_DAYS : range;
+      if (kind.dayAtATime) {
         for (let d = dayNumber(r.first); d <= dayNumber(r.last); d++) {
           await this.#fetch(ticker, kind, { first: dayText(d), last: dayText(d) });
         }
       } else await this.#fetch(ticker, kind, r);
-      done.push({ kind, range: r });
+      done.push({ kind: name, range: r });
     }
     return done;
   }
 
-  async #serve(
-    c: Context<AppEnv>,
-    next: Next,
-    plan: (c: Context<AppEnv>) => Need[] | 'upstream',
-  ): Promise<Response | undefined> {
+  async #serve(c: Context<AppEnv>, next: Next, plan: RoutePlan): Promise<Response | undefined> {
     let needs: Need[] | 'upstream';
     try {
-      needs = plan(c);
+      needs = plan.needs(c, this.#now());
     } catch (e) {
       // A cursor the local routes cannot read came from the service: it pages upstream.
       if (new URL(c.req.url).searchParams.has('cursor') && !this.#offline) needs = 'upstream';
       else throw e;
     }
+    const answered = needs !== 'upstream' && needs.length === 1 && needs[0] && kindOf(needs[0].kind).answer;
     try {
       if (needs === 'upstream') {
         if (this.#offline) {
@@ -299,44 +172,39 @@ export class ReadThrough {
         }
         return await this.#passThrough(c);
       }
-      let fetched = false;
-      for (const need of needs) fetched = (await this.#ensure(need)) || fetched;
-      if (!fetched) this.stats.answeredFromStore++;
+      // Offline, a current state never fetched is computed by the local route from the stored data.
+      if (!(answered && this.#offline)) {
+        let fetched = false;
+        for (const need of needs) fetched = (await this.#ensure(need)) || fetched;
+        if (!fetched) this.stats.answeredFromStore++;
+      }
     } catch (e) {
+      if (isNotStorable(e)) {
+        this.#log(`upstream: not stored, passed through: ${e.message}`);
+        return this.#passThrough(c).catch((f: unknown) => {
+          const answer = upstreamFailure(c, f);
+          if (answer) return answer;
+          throw f;
+        });
+      }
       const answer = upstreamFailure(c, e);
       if (answer) return answer;
       throw e;
     }
+    if (answered) return this.#stored(c, next, needs[0] as Need);
     await this.#read(next);
     return undefined;
   }
 
   /**
-   * A ticker's current state (snapshot, last trade or quote): fetched when the stored one is older than
-   * the age allowed, and answered as stored. Offline, or when none was ever fetched, the local route
-   * computes it from the stored data.
+   * An answer stored as fetched (a ticker's current state, a snapshot of many tickers, ...) answered as
+   * stored; when none was ever fetched, the local route computes it from the stored data.
    */
-  async #live(
-    c: Context<AppEnv>,
-    next: Next,
-    { kind, prefix, op }: (typeof LIVE)[number],
-  ): Promise<Response | undefined> {
-    const raw = String(parseRequest(op, c).values.get('ticker'));
-    const ticker = raw.startsWith(prefix) ? raw : `${prefix}${raw}`;
-    if (!this.#offline) {
-      try {
-        const fetched = await this.#ensure({ ticker, kind, accepts: [kind], range: ALL_DAYS });
-        if (!fetched) this.stats.answeredFromStore++;
-      } catch (e) {
-        const answer = upstreamFailure(c, e);
-        if (answer) return answer;
-        throw e;
-      }
-    }
+  async #stored(c: Context<AppEnv>, next: Next, need: Need): Promise<Response | undefined> {
     const stored = await this.#read(() =>
       this.#store.all<{ body: string }>('SELECT body FROM reference_records WHERE kind = $1 AND id = $2', [
-        kind,
-        ticker,
+        need.kind,
+        need.ticker,
       ]),
     );
     if (!stored[0]) {
@@ -345,7 +213,8 @@ export class ReadThrough {
     }
     const id = c.get('requestId');
     const body = parseJson(stored[0].body) as Record<string, unknown>;
-    body.request_id = id;
+    if ('request_id' in body) body.request_id = id;
+    for (const link of answerLinks(body)) link.set(`${originOf(c)}${link.url}`);
     return jsonResponse(stringifyJson(body), 200, id);
   }
 
@@ -360,21 +229,21 @@ export class ReadThrough {
       this.#offline ? 0 : this.#now() - this.#maxAgeMs,
     );
     if (missing.length === 0) return false;
+    const kind = kindOf(need.kind);
     if (this.#offline) {
-      const days = isRecordKind(need.kind)
-        ? ''
-        : ` for ${missing.map((r) => `${r.first}..${r.last}`).join(', ')}`;
+      const days =
+        kind.span === 'whole' ? '' : ` for ${missing.map((r) => `${r.first}..${r.last}`).join(', ')}`;
       throw notFound(
-        `Not stored: ${KIND_NAMES[need.kind]} of ${need.ticker}${days}; this server is offline and fetches nothing upstream.`,
+        `Not stored: ${kind.label} of ${need.ticker}${days}; this server is offline and fetches nothing upstream.`,
       );
     }
-    for (const gap of missing) await this.#fetch(need.ticker, need.kind, gap);
+    for (const gap of missing) await this.#fetch(need.ticker, kind, gap);
     return true;
   }
 
   /** Fetches one kind and range whole and stores it; an identical fetch in flight is joined, not repeated. */
-  #fetch(ticker: string, kind: CoverageKind, range: DayRange): Promise<void> {
-    const key = JSON.stringify([ticker, kind, range.first, range.last]);
+  #fetch(ticker: string, kind: CachedKind, range: DayRange): Promise<void> {
+    const key = JSON.stringify([ticker, kind.name, range.first, range.last]);
     let flight = this.#flights.get(key);
     if (!flight) {
       flight = this.#fetchNow(ticker, kind, range).finally(() => this.#flights.delete(key));
@@ -383,33 +252,38 @@ export class ReadThrough {
     return flight;
   }
 
-  async #fetchNow(ticker: string, kind: CoverageKind, range: DayRange): Promise<void> {
+  async #fetchNow(ticker: string, kind: CachedKind, range: DayRange): Promise<void> {
     const transport = this.#transport as Transport;
     const tz = marketTimeZone(ticker);
     const fetchedAt = this.#now();
     const pages: Record<string, unknown>[] = [];
-    let target: string | undefined = upstreamTarget(ticker, kind, range, tz);
+    let target: string | undefined = kind.first(ticker, range, tz);
     while (target !== undefined) {
       this.stats.upstreamRequests++;
       const res = await transport.get(target);
       const body = parseJson(res.body) as Record<string, unknown>;
       pages.push(body);
       target = typeof body.next_url === 'string' && body.next_url !== '' ? body.next_url : undefined;
+      // An answer is stored as one page, its links kept as paths of this server's (see #stored).
+      if (kind.answer) {
+        for (const link of answerLinks(body)) link.set(this.#localPath(link.url));
+        target = undefined;
+      }
     }
     // Only a complete fetch is stored: an error above leaves the store as it was.
     const rows = await this.#writing$(() =>
-      (kind === 'grouped' ? storeGrouped : storeFetched)(this.#store, {
+      kind.storage.write(this.#store, {
         ticker,
         kind,
         range,
         tz,
         pages,
         fetchedAt,
-        today: firstOpenDay(ticker, kind, fetchedAt),
+        today: firstOpenDay(ticker, kind.name, fetchedAt),
       }),
     );
     this.#log(
-      `upstream: stored ${rows} ${KIND_NAMES[kind]} of ${ticker}${isRecordKind(kind) ? '' : ` for ${range.first}..${range.last}`} (${pages.length} page${pages.length === 1 ? '' : 's'})`,
+      `upstream: stored ${rows} ${kind.label} of ${ticker}${kind.span === 'whole' ? '' : ` for ${range.first}..${range.last}`} (${pages.length} page${pages.length === 1 ? '' : 's'})`,
     );
   }
 
@@ -421,16 +295,20 @@ export class ReadThrough {
     this.stats.upstreamRequests++;
     const res = await transport.get(`${url.pathname}${url.search}`);
     const body = parseJson(res.body) as Record<string, unknown>;
-    if (typeof body.next_url === 'string') {
-      const next = new URL(body.next_url);
-      next.searchParams.delete('apiKey');
-      body.next_url = `${originOf(c)}${next.pathname.slice(new URL(transport.origin).pathname.length - 1)}${next.search}`;
-    }
+    if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${this.#localPath(body.next_url)}`;
     if (typeof body.request_id === 'string') body.request_id = c.get('requestId');
     return new Response(stringifyJson(body), {
       status: res.status,
       headers: { 'content-type': 'application/json', 'x-request-id': c.get('requestId') },
     });
+  }
+
+  /** The path and query on this server of an upstream link, without any key. */
+  #localPath(link: string): string {
+    const transport = this.#transport as Transport;
+    const next = new URL(link, transport.origin);
+    next.searchParams.delete('apiKey');
+    return `${next.pathname.slice(new URL(transport.origin).pathname.length - 1)}${next.search}`;
   }
 
   /** Runs a read of the store (a local answer) while no write is under way. */
@@ -466,162 +344,21 @@ export class ReadThrough {
   }
 }
 
-/** The upstream request (first page) of one kind and range. */
-function upstreamTarget(ticker: string, kind: CoverageKind, range: DayRange, tz: string): string {
-  if (kind.startsWith('bars:')) {
-    const path = expandPath(aggregatesOp.path, {
-      ticker,
-      multiplier: '1',
-      timespan: kind.slice(5),
-      from: range.first,
-      to: range.last,
-    });
-    return `${path}?adjusted=false&sort=asc&limit=${PAGE_LIMIT.bars}`;
-  }
-  if (kind === 'grouped') {
-    const g = GROUPED.find((x) => x.pattern === ticker) as (typeof GROUPED)[number];
-    return `${expandPath(g.op.path, { date: range.first })}?adjusted=false`;
-  }
-  if (kind === 'ticker_details') return expandPath(tickerDetails.path, { ticker });
-  if (isLiveKind(kind)) {
-    const live = LIVE.find((l) => l.kind === kind && ticker.startsWith(l.prefix)) as (typeof LIVE)[number];
-    return expandPath(live.op.path, { ticker });
-  }
-  if (isRecordKind(kind)) {
-    const [op, limit] = RECORD_LISTINGS[kind];
-    return `${op.path}?${new URLSearchParams({ ticker, limit: String(limit) })}`;
-  }
-  const op = kind === 'trades' ? tradesOp : quotesOp;
-  const query = new URLSearchParams({
-    'timestamp.gte': String(dayStartNs(range.first, tz, 0)),
-    'timestamp.lt': String(dayStartNs(range.last, tz, 1)),
-    order: 'asc',
-    sort: 'timestamp',
-    limit: String(PAGE_LIMIT.ticks),
-  });
-  return `${expandPath(op.path, { ticker })}?${query}`;
-}
-
-/** The days of a bar request: every day its windows touch, snapped out as the local route snaps them. */
-function aggregateNeeds(c: Context<AppEnv>): Need[] {
-  const req = parseRequest(aggregatesOp, c);
-  const ticker = req.values.get('ticker') as string;
-  const tz = marketTimeZone(ticker);
-  const from = req.values.get('from') as { date: string } | { ms: number };
-  const to = req.values.get('to') as { date: string } | { ms: number };
-  const fromMs = 'ms' in from ? from.ms : dayStartMs(from.date, tz, 0);
-  const toMs = 'ms' in to ? to.ms : dayStartMs(to.date, tz, 1) - 1;
-  // Out of order: the local route answers the 400.
-  if (!(fromMs <= toMs) || !Number.isFinite(fromMs) || !Number.isFinite(toMs)) return [];
-  const multiplier = req.values.get('multiplier') as number;
-  const timespan = req.values.get('timespan') as BarTimespan;
-  let range: DayRange;
-  let base: 'second' | 'minute' | 'day';
-  const unit = INTRADAY_MS[timespan];
-  if (unit !== undefined) {
-    base = timespan === 'second' ? 'second' : 'minute';
-    // Windows that divide a day start on midnight; longer ones may start on an earlier day.
-    const size = unit * multiplier;
-    const aligned = DAY_MS % size === 0;
-    range = {
-      first: dayOf(aligned ? fromMs : fromMs - size + 1, tz),
-      last: dayOf(aligned ? toMs : toMs + size - 1, tz),
-    };
-  } else {
-    base = 'day';
-    const anchor = periodIndex(timespan, dayNumber(dayOf(fromMs, tz)));
-    const end = periodIndex(timespan, dayNumber(dayOf(toMs, tz)));
-    const windows = Math.floor((end - anchor) / multiplier) + 1;
-    range = {
-      first: dayText(periodStartDay(timespan, anchor)),
-      last: dayText(periodStartDay(timespan, anchor + windows * multiplier) - 1),
-    };
-  }
-  const needs: Need[] = [{ ticker, kind: `bars:${base}`, accepts: BAR_SOURCES[base], range }];
-  // Adjusting reads the ticker's splits; only stocks (tickers without a class prefix) have any.
-  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
-    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
-  }
-  return needs;
-}
-
 /**
- * A day's open, close, pre-market and after-hours prices come from its minute bars (or finer), with the
- * stock's splits when adjusted.
+ * The links of an answer to the service's own routes, which a stored answer keeps as paths of the
+ * local server: its next page, and the aggregates an indicator was computed from.
  */
-function openCloseNeeds(c: Context<AppEnv>): Need[] {
-  const req = parseRequest(openCloseOp, c);
-  const ticker = req.values.get('ticker') as string;
-  const { date } = req.values.get('date') as { date: string };
-  const needs: Need[] = [
-    { ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: { first: date, last: date } },
-  ];
-  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
-    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+function answerLinks(body: Record<string, unknown>): { url: string; set: (url: string) => void }[] {
+  const out: { url: string; set: (url: string) => void }[] = [];
+  if (typeof body.next_url === 'string' && body.next_url !== '') {
+    out.push({ url: body.next_url, set: (url) => (body.next_url = url) });
   }
-  return needs;
-}
-
-/** Days before today a previous close looks back over: the last session is within them on any calendar. */
-const PREVIOUS_CLOSE_DAYS = 7;
-
-/**
- * A previous close is the daily bar of the last session before today: the daily bars of the week
- * before today (ended sessions, kept for good), with the stock's splits when adjusted.
- */
-function previousCloseNeeds(c: Context<AppEnv>, now: number): Need[] {
-  const req = parseRequest(prevOp, c);
-  const ticker = req.values.get('ticker') as string;
-  const today = dayNumber(dayOf(now, marketTimeZone(ticker)));
-  const range = { first: dayText(today - PREVIOUS_CLOSE_DAYS), last: dayText(today - 1) };
-  const needs: Need[] = [{ ticker, kind: 'bars:day', accepts: BAR_SOURCES.day, range }];
-  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
-    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  const results = body.results as { underlying?: Record<string, unknown> } | undefined;
+  const underlying = results?.underlying;
+  if (underlying && typeof underlying.url === 'string') {
+    out.push({ url: underlying.url, set: (url) => (underlying.url = url) });
   }
-  return needs;
-}
-
-/**
- * A market's daily bars of one day are stored unadjusted, whole: asked unadjusted (or for forex, which
- * has no splits), they are answered from the store. Adjusted stock bars need every
- * ticker's splits, and OTC tickers are not stored: those go upstream.
- */
-function groupedNeeds(c: Context<AppEnv>, g: (typeof GROUPED)[number]): Need[] | 'upstream' {
-  const req = parseRequest(g.op, c);
-  const { date } = req.values.get('date') as { date: string };
-  if (g.pattern === '*' && (req.values.get('adjusted') !== false || req.values.get('includeOtc') === true))
-    return 'upstream';
-  return [{ ticker: g.pattern, kind: 'grouped', accepts: ['grouped'], range: { first: date, last: date } }];
-}
-
-/** The days of a trades or quotes listing; one without both ends of a time range goes upstream. */
-function tickNeeds(c: Context<AppEnv>, op: OperationSpec, kind: 'trades' | 'quotes'): Need[] | 'upstream' {
-  const req = parseRequest(op, c);
-  const ticker = req.values.get('ticker') as string;
-  const tz = marketTimeZone(ticker);
-  const b = timestampBounds(req.values, tz);
-  if (b.gte === undefined || b.lt === undefined) return 'upstream';
-  if (b.gte >= b.lt) return [];
-  const ms = (ns: bigint) => Number(ns / 1_000_000n);
-  return [
-    { ticker, kind, accepts: [kind], range: { first: dayOf(ms(b.gte), tz), last: dayOf(ms(b.lt - 1n), tz) } },
-  ];
-}
-
-/** A listing of one ticker's records is answered from its records stored whole; other listings go upstream. */
-function recordNeeds(c: Context<AppEnv>, op: OperationSpec, kind: RecordKind): Need[] | 'upstream' {
-  const req = parseRequest(op, c);
-  const ticker = req.values.get('ticker');
-  if (typeof ticker !== 'string' || ticker === '') return 'upstream';
-  return [{ ticker, kind, accepts: [kind], range: ALL_DAYS }];
-}
-
-/** A ticker's details as of today are stored as a record; as of another date they go upstream. */
-function detailsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
-  const req = parseRequest(tickerDetails, c);
-  const ticker = req.values.get('ticker');
-  if (typeof ticker !== 'string' || ticker === '' || req.values.get('date') !== undefined) return 'upstream';
-  return [{ ticker, kind: 'ticker_details', accepts: ['ticker_details'], range: ALL_DAYS }];
+  return out;
 }
 
 /**

@@ -64,6 +64,21 @@ describe('caching server: stored routes', () => {
     });
   });
 
+  test('a grouped day asked with OTC tickers or adjusted is not answered from the stored unadjusted day', async (t) => {
+    await withRig(t, async ({ server: upstream, proxy, app }) => {
+      const day = '/v2/aggs/grouped/locale/us/market/stocks/2013-10-08?adjusted=false';
+      assert.equal((await app.request(`${day}&apiKey=local`)).status, 200);
+      assert.equal(proxy.seen.length, 1);
+      for (const path of [`${day}&include_otc=true`, '/v2/aggs/grouped/locale/us/market/stocks/2013-10-08']) {
+        const want = await (await fetch(`${upstream.url}${path}`)).text();
+        const got = await app.request(`${path}${path.includes('?') ? '&' : '?'}apiKey=local`);
+        assert.equal(normal(await got.text()), normal(want), path);
+        assert.equal(proxy.seen.at(-1)?.url, path, `${path} is asked upstream`);
+      }
+      assert.equal(proxy.seen.length, 3);
+    });
+  });
+
   test("a caching server's previous close follows its own clock, not the store's latest data", async (t) => {
     await withCachingServer(
       t,

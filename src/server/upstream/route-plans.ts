@@ -1,0 +1,364 @@
+import type { Context } from 'hono';
+import type { OperationSpec } from '../../core/operation.js';
+import { dayOf } from '../../dates/time-zone.js';
+import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
+import { ema, macd, rsi, sma } from '../../operations/indicators.js';
+import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
+import {
+  dividends,
+  ipos,
+  optionContracts,
+  relatedCompanies,
+  splits,
+  stockFinancials,
+  tickerDetails,
+  tickerEvents,
+  tickerNews,
+  tickers,
+} from '../../operations/reference.js';
+import {
+  indicesSnapshot,
+  optionContractSnapshot,
+  optionsChainSnapshot,
+  snapshotAll,
+  universalSnapshot,
+} from '../../operations/snapshots.js';
+import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
+import type { AppEnv } from '../http.js';
+import { marketTimeZone } from '../market/time-zone.js';
+import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } from '../market/windows.js';
+import { dayStartMs, parseRequest, timestampBounds } from '../validate.js';
+import { GROUPED, LIVE } from './cached-kinds.js';
+import { ALL_DAYS, type CoverageKind, type DayRange, dayNumber, dayText } from './coverage.js';
+
+/**
+ * What each route the caching server answers from the store needs stored first, one plan per route
+ * (see {@link RoutePlan}). Adding a route is one more entry in `ROUTE_PLANS`.
+ */
+
+/** What one request needs stored before the local route can answer it. */
+export interface Need {
+  ticker: string;
+  /** The kind fetched when missing (a name of `CACHED_KINDS`). */
+  kind: CoverageKind;
+  /** Kinds whose coverage answers the request too (finer bars roll up into coarser ones). */
+  accepts: readonly CoverageKind[];
+  range: DayRange;
+}
+
+/** A route the caching server answers from the store once what it needs is stored. */
+export interface RoutePlan {
+  /** The operation whose route it is. */
+  op: OperationSpec;
+  /**
+   * What a request needs stored, or `upstream`: a request the store cannot describe, passed upstream
+   * as it is (offline, the local route answers it from what is stored).
+   * @param now - The caching server's clock (Unix ms).
+   */
+  needs(c: Context<AppEnv>, now: number): Need[] | 'upstream';
+}
+
+/** Kinds that answer a bar request: its own resolution and every finer source the bars are built from. */
+const BAR_SOURCES: Readonly<Record<'second' | 'minute' | 'day', readonly CoverageKind[]>> = {
+  second: ['bars:second', 'trades'],
+  minute: ['bars:minute', 'bars:second', 'trades'],
+  day: ['bars:day', 'bars:minute', 'bars:second', 'trades'],
+};
+
+const aggregatesOp = aggregateBars();
+const openCloseOp = dailyOpenClose();
+const prevOp = previousClose();
+
+/** The days of a bar request: every day its windows touch, snapped out as the local route snaps them. */
+function aggregateNeeds(c: Context<AppEnv>): Need[] {
+  const req = parseRequest(aggregatesOp, c);
+  const ticker = req.values.get('ticker') as string;
+  const tz = marketTimeZone(ticker);
+  const from = req.values.get('from') as { date: string } | { ms: number };
+  const to = req.values.get('to') as { date: string } | { ms: number };
+  const fromMs = 'ms' in from ? from.ms : dayStartMs(from.date, tz, 0);
+  const toMs = 'ms' in to ? to.ms : dayStartMs(to.date, tz, 1) - 1;
+  // Out of order: the local route answers the 400.
+  if (!(fromMs <= toMs) || !Number.isFinite(fromMs) || !Number.isFinite(toMs)) return [];
+  const multiplier = req.values.get('multiplier') as number;
+  const timespan = req.values.get('timespan') as BarTimespan;
+  let range: DayRange;
+  let base: 'second' | 'minute' | 'day';
+  const unit = INTRADAY_MS[timespan];
+  if (unit !== undefined) {
+    base = timespan === 'second' ? 'second' : 'minute';
+    // Windows that divide a day start on midnight; longer ones may start on an earlier day.
+    const size = unit * multiplier;
+    const aligned = DAY_MS % size === 0;
+    range = {
+      first: dayOf(aligned ? fromMs : fromMs - size + 1, tz),
+      last: dayOf(aligned ? toMs : toMs + size - 1, tz),
+    };
+  } else {
+    base = 'day';
+    const anchor = periodIndex(timespan, dayNumber(dayOf(fromMs, tz)));
+    const end = periodIndex(timespan, dayNumber(dayOf(toMs, tz)));
+    const windows = Math.floor((end - anchor) / multiplier) + 1;
+    range = {
+      first: dayText(periodStartDay(timespan, anchor)),
+      last: dayText(periodStartDay(timespan, anchor + windows * multiplier) - 1),
+    };
+  }
+  const needs: Need[] = [{ ticker, kind: `bars:${base}`, accepts: BAR_SOURCES[base], range }];
+  // Adjusting reads the ticker's splits; only stocks (tickers without a class prefix) have any.
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
+    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  }
+  return needs;
+}
+
+/**
+ * A day's open, close, pre-market and after-hours prices come from its minute bars (or finer), with the
+ * stock's splits when adjusted.
+ */
+function openCloseNeeds(c: Context<AppEnv>): Need[] {
+  const req = parseRequest(openCloseOp, c);
+  const ticker = req.values.get('ticker') as string;
+  const { date } = req.values.get('date') as { date: string };
+  const needs: Need[] = [
+    { ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: { first: date, last: date } },
+  ];
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
+    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  }
+  return needs;
+}
+
+/** Days before today a previous close looks back over: the last session is within them on any calendar. */
+const PREVIOUS_CLOSE_DAYS = 7;
+
+/**
+ * A previous close is the daily bar of the last session before today: the daily bars of the week
+ * before today (ended sessions, kept for good), with the stock's splits when adjusted.
+ */
+function previousCloseNeeds(c: Context<AppEnv>, now: number): Need[] {
+  const req = parseRequest(prevOp, c);
+  const ticker = req.values.get('ticker') as string;
+  const today = dayNumber(dayOf(now, marketTimeZone(ticker)));
+  const range = { first: dayText(today - PREVIOUS_CLOSE_DAYS), last: dayText(today - 1) };
+  const needs: Need[] = [{ ticker, kind: 'bars:day', accepts: BAR_SOURCES.day, range }];
+  if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
+    needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
+  }
+  return needs;
+}
+
+/**
+ * A market's daily bars of one day are stored unadjusted, whole: asked unadjusted (or for forex, which
+ * has no splits), they are answered from the store. Adjusted stock bars need every ticker's splits, and
+ * OTC tickers are not stored: those answers are stored as fetched, under their request.
+ */
+function groupedNeeds(c: Context<AppEnv>, g: (typeof GROUPED)[number]): Need[] {
+  const req = parseRequest(g.op, c);
+  const { date } = req.values.get('date') as { date: string };
+  if (g.pattern === '*' && (req.values.get('adjusted') !== false || req.values.get('include_otc') === true))
+    return answerNeeds(c, g.op);
+  return [{ ticker: g.pattern, kind: 'grouped', accepts: ['grouped'], range: { first: date, last: date } }];
+}
+
+/** The days of a trades or quotes listing; one without both ends of a time range goes upstream. */
+function tickNeeds(c: Context<AppEnv>, op: OperationSpec, kind: 'trades' | 'quotes'): Need[] | 'upstream' {
+  const req = parseRequest(op, c);
+  const ticker = req.values.get('ticker') as string;
+  const tz = marketTimeZone(ticker);
+  const b = timestampBounds(req.values, tz);
+  if (b.gte === undefined || b.lt === undefined) return 'upstream';
+  if (b.gte >= b.lt) return [];
+  const ms = (ns: bigint) => Number(ns / 1_000_000n);
+  return [
+    { ticker, kind, accepts: [kind], range: { first: dayOf(ms(b.gte), tz), last: dayOf(ms(b.lt - 1n), tz) } },
+  ];
+}
+
+/** A listing of one ticker's records is answered from its records stored whole; other listings go upstream. */
+function recordNeeds(c: Context<AppEnv>, op: OperationSpec, kind: CoverageKind): Need[] | 'upstream' {
+  const req = parseRequest(op, c);
+  const ticker = req.values.get('ticker');
+  if (typeof ticker !== 'string' || ticker === '') return 'upstream';
+  return [{ ticker, kind, accepts: [kind], range: ALL_DAYS }];
+}
+
+/** A ticker's details as of today are stored as a record; as of another date they go upstream. */
+function detailsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(tickerDetails, c);
+  const ticker = req.values.get('ticker');
+  if (typeof ticker !== 'string' || ticker === '' || req.values.get('date') !== undefined) return 'upstream';
+  return [{ ticker, kind: 'ticker_details', accepts: ['ticker_details'], range: ALL_DAYS }];
+}
+
+/**
+ * A ticker's current state, stored as the answer that brought it (under the ticker with its market's
+ * prefix), is answered as stored.
+ */
+function liveNeeds(c: Context<AppEnv>, { kind, prefix, op }: (typeof LIVE)[number]): Need[] {
+  const raw = String(parseRequest(op, c).values.get('ticker'));
+  const ticker = raw.startsWith(prefix) ? raw : `${prefix}${raw}`;
+  return [{ ticker, kind, accepts: [kind], range: ALL_DAYS }];
+}
+
+/** Parameters of a listing that choose its page, not its rows. */
+const PAGING = new Set(['limit', 'sort', 'order', 'cursor', 'apiKey']);
+
+/**
+ * A listing's filters as one canonical query (parameters by name, defaults written out), the ticker its
+ * coverage is stored under: requests with the same filters and any limit, sort, order or page share it.
+ */
+export function listingFilters(op: OperationSpec, query: URLSearchParams): string {
+  const filters: [string, string][] = [];
+  for (const p of op.params) {
+    if (p.in !== 'query' || PAGING.has(p.wire)) continue;
+    const value = query.getAll(p.wire).filter((v) => v !== '');
+    if (value.length > 0) filters.push([p.wire, value.join(',')]);
+    else if (p.default !== undefined) filters.push([p.wire, String(p.default)]);
+  }
+  filters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new URLSearchParams(filters).toString();
+}
+
+/** Filters of the tickers listing the local route applies to stored rows as the service does. */
+const STORED_TICKER_FILTERS = new Set([
+  'ticker',
+  'ticker.gt',
+  'ticker.gte',
+  'ticker.lt',
+  'ticker.lte',
+  'type',
+  'market',
+  'exchange',
+  'active',
+]);
+/** Sort keys of the tickers listing that are stored columns. */
+const STORED_TICKER_SORTS = new Set([
+  'ticker',
+  'name',
+  'market',
+  'locale',
+  'primary_exchange',
+  'type',
+  'currency_symbol',
+  'currency_name',
+  'base_currency_symbol',
+  'base_currency_name',
+  'delisted_utc',
+]);
+
+/**
+ * The tickers listing of a set of filters is stored whole the first time and answered from its rows
+ * after, with any limit, sort, order or page. Filters the store cannot apply as the service does (a
+ * search, as of a date, CUSIP, CIK) and sorts by what it does not store go upstream.
+ */
+function tickersNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(tickers, c);
+  const filters = listingFilters(tickers, req.query);
+  const sort = req.values.get('sort');
+  if (typeof sort === 'string' && !STORED_TICKER_SORTS.has(sort)) return 'upstream';
+  for (const name of new URLSearchParams(filters).keys())
+    if (!STORED_TICKER_FILTERS.has(name)) return 'upstream';
+  return [{ ticker: filters, kind: 'tickers', accepts: ['tickers'], range: ALL_DAYS }];
+}
+
+/** Sort keys of the option contracts listing, all stored columns. */
+const CONTRACT_SORTS = new Set(['ticker', 'underlying_ticker', 'expiration_date', 'strike_price']);
+
+/**
+ * The option contracts listing of a set of filters (every one a stored column) is stored whole the
+ * first time and answered from its rows after, with any limit, sort, order or page. Without `as_of`
+ * both the service and the local route list the contracts of today.
+ */
+function contractsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(optionContracts, c);
+  const sort = req.values.get('sort');
+  if (typeof sort === 'string' && !CONTRACT_SORTS.has(sort)) return 'upstream';
+  const filters = listingFilters(optionContracts, req.query);
+  return [{ ticker: filters, kind: 'option_contracts', accepts: ['option_contracts'], range: ALL_DAYS }];
+}
+
+/**
+ * A request as the key of its stored answer, and the request sent for it: its path and its query as
+ * asked (the order of its parameters kept, as the service's cursors keep it), without a key.
+ */
+export function requestKey(url: URL): string {
+  const query = new URLSearchParams([...url.searchParams].filter(([name]) => name !== 'apiKey'));
+  return query.size === 0 ? url.pathname : `${url.pathname}?${query}`;
+}
+
+/**
+ * An answer stored as fetched, under its request: the same request is answered as stored until it is
+ * older than the age allowed (offline, however old). A page's cursor is the service's: the request is
+ * validated without one.
+ */
+function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
+  const url = new URL(c.req.url);
+  if (!url.searchParams.has('cursor')) parseRequest(op, c);
+  return [{ ticker: requestKey(url), kind: 'answer', accepts: ['answer'], range: ALL_DAYS }];
+}
+
+/**
+ * Routes answered as the service answered them, stored under their request: snapshots of many tickers
+ * (not the gainers and losers, whose route the many-ticker one would also match), of an option chain or
+ * contract, of indices, universal snapshots, the v1 last forex quote and crypto trade; crypto's grouped
+ * daily bars (stamped with each day's last trading minute, which daily bars do not hold); indicators
+ * (the local route computes them over every stored bar of the ticker, so stored bars of a range do not
+ * give the service's values); related companies, IPOs and ticker events.
+ */
+const STORED_ANSWERS: readonly OperationSpec[] = [
+  groupedDaily('global/market/crypto'),
+  sma(),
+  ema(),
+  rsi(),
+  macd(),
+  relatedCompanies,
+  ipos,
+  tickerEvents,
+  snapshotAll('us/markets/stocks'),
+  snapshotAll('global/markets/forex'),
+  snapshotAll('global/markets/crypto'),
+  optionsChainSnapshot,
+  optionContractSnapshot,
+  indicesSnapshot,
+  universalSnapshot,
+  lastForexQuote,
+  lastCryptoTrade,
+];
+
+/** The legacy v2 ticks of one day, by the kind they read. */
+const LEGACY_TICKS = [
+  { kind: 'trades', op: legacyTicks('trades') },
+  { kind: 'quotes', op: legacyTicks('nbbo') },
+] as const;
+
+const tradesOp = tradesV3({ name: 'listTrades' });
+const quotesOp = quotesV3({ name: 'listQuotes' });
+
+/** Every route the caching server answers from the store. */
+export const ROUTE_PLANS: readonly RoutePlan[] = [
+  { op: aggregatesOp, needs: aggregateNeeds },
+  { op: openCloseOp, needs: openCloseNeeds },
+  { op: prevOp, needs: previousCloseNeeds },
+  ...GROUPED.map((g) => ({ op: g.op, needs: (c: Context<AppEnv>) => groupedNeeds(c, g) })),
+  ...LEGACY_TICKS.map(({ kind, op }) => ({
+    op,
+    needs: (c: Context<AppEnv>): Need[] => {
+      const req = parseRequest(op, c);
+      const ticker = req.values.get('ticker') as string;
+      const { date } = req.values.get('date') as { date: string };
+      return [{ ticker, kind, accepts: [kind], range: { first: date, last: date } }];
+    },
+  })),
+  { op: tradesOp, needs: (c) => tickNeeds(c, tradesOp, 'trades') },
+  { op: quotesOp, needs: (c) => tickNeeds(c, quotesOp, 'quotes') },
+  { op: splits, needs: (c) => recordNeeds(c, splits, 'splits') },
+  { op: dividends, needs: (c) => recordNeeds(c, dividends, 'dividends') },
+  { op: tickerNews, needs: (c) => recordNeeds(c, tickerNews, 'news') },
+  { op: stockFinancials, needs: (c) => recordNeeds(c, stockFinancials, 'financials') },
+  { op: tickerDetails, needs: detailsNeeds },
+  ...LIVE.map((l) => ({ op: l.op, needs: (c: Context<AppEnv>) => liveNeeds(c, l) })),
+  { op: tickers, needs: tickersNeeds },
+  { op: optionContracts, needs: contractsNeeds },
+  ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
+];
