@@ -338,6 +338,42 @@ function skipSpace(b: Buffer, i: number, end: number): number {
   return end;
 }
 
+/**
+ * An {@link AggregateDecoder} that also keeps the body's pieces: `end` gives the decoded page, or the
+ * body's text when the decoder gave up, for `parseJson`. For bars wanted as objects, whose text was
+ * held whole before anyway: the page is decoded as it arrives and never fetched twice.
+ *
+ * @example
+ * const decoder = new AggregateOrText(contentLength);
+ * for await (const piece of body) decoder.push(piece);
+ * const page = decoder.end(); // a string: parseJson(page)
+ */
+export class AggregateOrText {
+  readonly #decoder: AggregateDecoder;
+  readonly #pieces: Uint8Array[] = [];
+
+  /** @param expectedBytes - As {@link AggregateDecoder}'s. */
+  constructor(expectedBytes?: number) {
+    this.#decoder = new AggregateDecoder(expectedBytes);
+  }
+
+  /** Decodes the piece and keeps it. */
+  push(piece: Uint8Array): void {
+    this.#pieces.push(piece);
+    this.#decoder.push(piece);
+  }
+
+  /** The page, or the body as UTF-8 text if the decoder gave up. */
+  end(): DecodedAggregates | string {
+    const page = this.#decoder.end();
+    if (page) return page;
+    const pieces = this.#pieces;
+    return pieces.length === 1
+      ? bytesOf(pieces[0] as Uint8Array).toString('utf8')
+      : Buffer.concat(pieces).toString('utf8');
+  }
+}
+
 /** Columns in one buffer, doubled when full; `finish` gives views of exactly the bars read. */
 class Bars {
   length = 0;
