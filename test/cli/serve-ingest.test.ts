@@ -92,6 +92,50 @@ test('mdq ingest flatfiles writes the rows, reports them, and is idempotent', as
   }
 });
 
+test('mdq ingest into a store mdq serve has open says which process holds it; what is stored stays', async () => {
+  const db = join(dir, 'served.duckdb');
+  const first = join(dir, 'day_aggs_2024-04.csv');
+  writeFileSync(first, dayAggregates('HELD', [['2024-04-01', 10, 11, 9.5, 10.5, 120000]]));
+  assert.equal((await runBin(['ingest', 'flatfiles', first, '--db', db])).code, 0);
+  const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve(m[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  const second = join(dir, 'day_aggs_2024-05.csv');
+  writeFileSync(second, dayAggregates('HELD', [['2024-05-01', 11, 12, 10.5, 11.5, 90000]]));
+  try {
+    const refused = await runBin(['ingest', 'flatfiles', second, '--db', db]);
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.stderr.trim(),
+      `mdq: ${db} is open in another process (PID ${child.pid}), a running mdq serve perhaps: DuckDB lets no other process write a file that one has open; stop that process, then run this again`,
+    );
+    const served = await fetch(`${url}/v2/aggs/ticker/HELD/range/1/day/2024-04-01/2024-05-31`);
+    assert.equal(((await served.json()) as { resultsCount: number }).resultsCount, 1);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+  const later = await runBin(['ingest', 'flatfiles', second, '--db', db]);
+  assert.equal(later.code, 0, later.stderr);
+  const store = await DuckDbStore.open(db, { readOnly: true });
+  try {
+    const rows = await store.all<{ n: bigint }>("SELECT count(*) AS n FROM bars WHERE ticker = 'HELD'");
+    assert.equal(Number(rows[0]?.n), 2);
+  } finally {
+    store.close();
+  }
+});
+
 test('ingest shows files, rows and rate on a terminal; exit 2 for a bad resolution', async () => {
   const file = join(dir, 'minute_aggs.csv');
   writeFileSync(file, dayAggregates('FLTY', [['2024-03-04', 1, 2, 0.5, 1.5, 1000]]));

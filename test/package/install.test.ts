@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   version: string;
   scripts: Record<string, string>;
 };
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
@@ -79,6 +81,53 @@ describe('installed into a fresh project', () => {
     const want = ['function', pkg.version, 'AMD220121C00100000', 'function'];
     assert.deepEqual(JSON.parse(esm), want);
     assert.deepEqual(JSON.parse(cjs), want);
+  });
+
+  test("the README's TypeScript examples compile in the project under every module resolution", (t) => {
+    if (!installed) return t.skip('dist/ is absent: run npm run build');
+    const examples = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => {
+      // In a function, so that `await` compiles in a CommonJS project too.
+      const lines = (m[1] as string).split('\n');
+      const imports = lines.filter((line) => line.startsWith('import '));
+      const body = lines.filter((line) => !line.startsWith('import '));
+      const file = join(project, `example-${i + 1}.ts`);
+      writeFileSync(
+        file,
+        `${imports.join('\n')}\nexport async function example() {\n${body.join('\n')}\n}\n`,
+      );
+      return file;
+    });
+    assert.ok(examples.length >= 3, 'the README has TypeScript examples');
+    // Projects set up long ago still say `node` (node10), which knows no exports map: the subpaths
+    // ('mdq/server') need their types found another way.
+    const settings = [
+      { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 },
+      { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+      // As `tsc --init` wrote it: esModuleInterop, which the DuckDB driver's declarations need.
+      {
+        module: ts.ModuleKind.CommonJS,
+        moduleResolution: ts.ModuleResolutionKind.Node10,
+        esModuleInterop: true,
+      },
+    ];
+    for (const setting of settings) {
+      const program = ts.createProgram(examples, {
+        ...setting,
+        target: ts.ScriptTarget.ES2022,
+        strict: true,
+        noEmit: true,
+        // The package's own declarations are checked too: a user's tsconfig rarely skips them.
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules', '@types')],
+      });
+      const problems = ts.getPreEmitDiagnostics(program).map((d) => {
+        const where = d.file ? `${d.file.fileName.slice(project.length + 1)} ` : '';
+        return `${where}${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+      });
+      const name = ts.ModuleResolutionKind[setting.moduleResolution];
+      assert.deepEqual(problems, [], `moduleResolution ${name}`);
+    }
   });
 
   test('the installed server serves the web page from the package’s own files', (t) => {

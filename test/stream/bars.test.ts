@@ -222,12 +222,14 @@ test('futures AM events are the REST 1min candles, and T the stored trade ticks,
   });
 });
 
-test('LULD, FMV and XL2 are answered with a status error naming the channel, and send nothing', {
+test('LULD, NOI, FMV and XL2 are answered with a status error naming the channel, and send nothing', {
   timeout: 120_000,
 }, async (t) => {
   await withServer(t, Date.UTC(2013, 9, 7, 13, 30), async (server) => {
     for (const [market, channel] of [
       ['stocks', 'LULD.SPY'],
+      // Imbalances: the official clients subscribe to them, though mdq's own client has no such channel.
+      ['stocks', 'NOI.*'],
       ['stocks', 'FMV.*'],
       ['options', 'FMV.O:SPY230803C00430000'],
       ['forex', 'FMV.C:EUR-USD'],

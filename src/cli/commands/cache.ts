@@ -3,6 +3,7 @@ import { defaultDbPath } from '../../server/store/default-db-path.js';
 import { DEFAULT_UPSTREAM_URL } from '../../server/upstream/upstream-options.js';
 import type { CommandDef, OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
+import { openWritableStore } from '../open-writable-store.js';
 import { UsageError } from '../usage-error.js';
 import { upstreamOption } from './serve.js';
 
@@ -23,8 +24,7 @@ async function withStore<T>(
 ): Promise<T> {
   const path = db ?? defaultDbPath(ctx.streams.env);
   if (!existsSync(path)) throw new UsageError(`Invalid --db: ${JSON.stringify(path)} does not exist`);
-  const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
-  const store = await DuckDbStore.open(path);
+  const store = await openWritableStore(path);
   try {
     return await fn(store);
   } finally {

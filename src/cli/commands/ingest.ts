@@ -7,6 +7,7 @@ import { defaultDbPath } from '../../server/store/default-db-path.js';
 import type { DuckDbStore } from '../../server/store/duckdb-store.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
+import { openWritableStore } from '../open-writable-store.js';
 import { printValue } from '../print-value.js';
 import { UsageError } from '../usage-error.js';
 
@@ -136,9 +137,7 @@ async function runDuckDbIngest(
   /** The store named in the summary (the scratch file of a ClickHouse ingest is not). */
   shownAs = path,
 ): Promise<void> {
-  // Loaded on demand, so that commands that need no DuckDB do not load it.
-  const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
-  const store = await DuckDbStore.open(path);
+  const store = await openWritableStore(path);
   // Ctrl-C or SIGTERM stops after the current file (what was committed stays) and removes the staging
   // folder; a second one ends the process at once (the folder is still removed on exit).
   const interrupted = new AbortController();

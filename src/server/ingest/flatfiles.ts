@@ -1,6 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { gunzipSync, constants as zlibConstants } from 'node:zlib';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, gunzipSync, constants as zlibConstants } from 'node:zlib';
 import { startOfDay } from '../../dates/time-zone.js';
 import type { DuckDbStore } from '../store/duckdb-store.js';
 import { IngestError } from './ingest-error.js';
@@ -144,11 +146,13 @@ function readHeader(file: string): { header: string; gzip: boolean } {
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
   let text: Buffer = head;
   if (gzip) {
+    const whole = head.length < 65_536;
     try {
-      // A prefix of the stream: flush what it decodes to instead of asking for the end.
-      text = gunzipSync(head, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      // A prefix of the stream: flush what it decodes to instead of asking for the end; a whole file
+      // must reach its end.
+      text = gunzipSync(head, whole ? {} : { finishFlush: zlibConstants.Z_SYNC_FLUSH });
     } catch (e) {
-      throw new IngestError({ file }, `not a readable gzip file (${(e as Error).message})`, { cause: e });
+      throw gzipError(file, e);
     }
   }
   const decoded = text.toString('utf8');
@@ -157,6 +161,24 @@ function readHeader(file: string): { header: string; gzip: boolean } {
     .replace(/\r$/, '')
     .replace(/^\uFEFF/, '');
   return { header, gzip };
+}
+
+/** The error of a gzip file zlib cannot read to its end. */
+function gzipError(file: string, e: unknown): IngestError {
+  const message = (e as Error).message;
+  return message === 'unexpected end of file'
+    ? new IngestError({ file }, 'is cut short: its gzip stream ends early', { cause: e })
+    : new IngestError({ file }, `not a readable gzip file (${message})`, { cause: e });
+}
+
+/** Whether a gzip file reads to its end; else the error that says why not. */
+async function gzipEnds(file: string): Promise<IngestError | undefined> {
+  try {
+    await pipeline(createReadStream(file), createGunzip(), new Writable({ write: (_c, _e, done) => done() }));
+    return undefined;
+  } catch (e) {
+    return gzipError(file, e);
+  }
 }
 
 /** Checks the header and stages the file for DuckDB to load at commit. Returns the layout. */
@@ -204,7 +226,8 @@ async function prepare(store: DuckDbStore, src: FlatSource): Promise<PreparedSou
          auto_detect = false, strict_mode = true, compression = '${src.gzip ? 'gzip' : 'none'}', columns = {${types}})`,
     );
   } catch (e) {
-    throw csvError(e, { file }, false);
+    // A stream cut short reads as a last row cut short: say what is wrong with the file instead.
+    throw (src.gzip && (await gzipEnds(file))) || csvError(e, { file }, false);
   }
   const has = (n: string) => names.includes(n);
   const col = (n: string) => (has(n) ? n : 'NULL');

@@ -54,8 +54,9 @@ export interface Found {
  * The records of one response body: `results` (a list, or one object for details and events), or the
  * body itself as a record. A related-companies body (`{ticker | stock_symbol, results: [{ticker}]}`) is
  * one record.
+ * @throws IngestError for a `results` list that holds anything but objects.
  */
-function recordsOfBody(body: Json): Found[] {
+function recordsOfBody(body: Json, file: string): Found[] {
   const results = body.results;
   // The service names the ticker asked about `ticker` or `stock_symbol`.
   const parent = text(body.ticker) ?? text(body.stock_symbol);
@@ -66,7 +67,15 @@ function recordsOfBody(body: Json): Found[] {
   ) {
     return [{ kind: 'related_companies', record: { ticker: parent, results } }];
   }
-  if (Array.isArray(results)) return results.filter(isObject).map((record) => ({ kind: undefined, record }));
+  if (Array.isArray(results)) {
+    // Dropping what is not a record would load part of the file and say nothing of the rest.
+    const stray = results.findIndex((r) => !isObject(r));
+    if (stray >= 0) {
+      const value = JSON.stringify(results[stray]) ?? String(results[stray]);
+      throw new IngestError({ file }, `holds results[${stray}] = ${value.slice(0, 80)}, not a JSON object`);
+    }
+    return results.map((record) => ({ kind: undefined, record: record as Json }));
+  }
   if (isObject(results)) return [{ kind: undefined, record: results }];
   return [{ kind: undefined, record: body }];
 }
@@ -96,7 +105,7 @@ export function parseJsonRecords(text: string, file: string): Found[] {
   const out: Found[] = [];
   for (const v of values) {
     if (!isObject(v)) throw new IngestError({ file }, 'holds a value that is not a JSON object');
-    if (Object.hasOwn(v, 'results') || Object.hasOwn(v, 'status')) out.push(...recordsOfBody(v));
+    if (Object.hasOwn(v, 'results') || Object.hasOwn(v, 'status')) out.push(...recordsOfBody(v, file));
     else out.push({ kind: undefined, record: v });
   }
   return out;

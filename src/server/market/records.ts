@@ -367,9 +367,33 @@ const nextDay = (date: string) =>
 const IPO_SORT: Readonly<Record<string, string>> = {
   listing_date: 'date',
   ticker: 'ticker',
-  last_updated: field('last_updated'),
-  issuer_name: field('issuer_name'),
-  announced_date: field('announced_date'),
+  ...Object.fromEntries(
+    [
+      'last_updated',
+      'security_type',
+      'issuer_name',
+      'currency_code',
+      'isin',
+      'us_code',
+      'primary_exchange',
+      'security_description',
+      'ipo_status',
+      'announced_date',
+    ].map((name) => [name, field(name)]),
+  ),
+  // Numbers sort as numbers, not as text.
+  ...Object.fromEntries(
+    [
+      'final_issue_price',
+      'min_shares_offered',
+      'max_shares_offered',
+      'lowest_offer_price',
+      'highest_offer_price',
+      'total_offer_size',
+      'shares_outstanding',
+      'lot_size',
+    ].map((name) => [name, `TRY_CAST(${field(name)} AS DOUBLE)`]),
+  ),
 };
 
 /** IPOs (`/vX/reference/ipos`), newest listing first by default. */

@@ -244,6 +244,7 @@ export const FEEDS: Record<StreamMarket, Feed> = {
     minute: 'AM',
     unavailable: {
       LULD: 'limit up / limit down bands are published by the securities information processors; the store holds none',
+      NOI: 'net order imbalances come from the exchanges’ opening and closing auctions; the store holds none',
       FMV,
     },
     storeTicker: samePrefixed,

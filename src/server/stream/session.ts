@@ -122,7 +122,9 @@ export class StreamSession {
       const channel = raw.trim();
       if (channel === '') continue;
       const parsed = splitChannel(channel);
-      if (!parsed || !STREAM_CHANNELS[this.o.market].includes(parsed.prefix)) {
+      // A channel the service has and this server cannot serve is named as such, not as unknown.
+      const unavailable = parsed && this.o.feed.unavailable?.[parsed.prefix];
+      if (!parsed || (!STREAM_CHANNELS[this.o.market].includes(parsed.prefix) && unavailable === undefined)) {
         replies.push(
           status(
             'error',
@@ -131,7 +133,6 @@ export class StreamSession {
         );
         continue;
       }
-      const unavailable = this.o.feed.unavailable?.[parsed.prefix];
       if (unavailable !== undefined && action === 'subscribe') {
         replies.push(
           status(

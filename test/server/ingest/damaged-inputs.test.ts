@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { ingestFlatFiles } from '../../../src/server/ingest/flatfiles.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
@@ -171,6 +172,43 @@ describe('damaged inputs', () => {
       /negative_trades\.csv:2: size is not a finite number ≥ 0$/,
       /overflow_trades\.csv:2: participant_timestamp is not an integer from -2\^63 to 2\^63 - 1: "99999999999999999999999"$/,
     ];
+    expected.forEach((pattern, i) => {
+      assert.match(messages[i] as string, pattern);
+      assert.doesNotMatch(messages[i] as string, RAW_DATABASE);
+    });
+    assert.equal(await count('trades'), 1);
+  });
+
+  it('flat files: text not in UTF-8, a row with extra columns and a gzip cut short are named as such', async () => {
+    const header = 'ticker,price,size,participant_timestamp\n';
+    const row = 'X:BTCUSD,10,1,1600000000000000000\n';
+    // Rows that differ, so that the compressed file is larger than the part read for its header.
+    const rows = Array.from(
+      { length: 60_000 },
+      (_, i) => `X:BTCUSD,${10 + i / 997},${(i % 89) + 1},${1e18 + i * 7919}\n`,
+    );
+    const whole = gzipSync(Buffer.from(header + rows.join('')));
+    assert.ok(whole.length > 2 * 65_536, `${whole.length} bytes`);
+    const paths = [
+      put(
+        'latin1_trades.csv',
+        Buffer.concat([Buffer.from(header), Buffer.from([0xff, 0xfe]), Buffer.from(row)]),
+      ),
+      put('wide_trades.csv', `${header}${row}X:BTCUSD,10,1,1600000000000000000,7,8\n`),
+      put('short_trades.csv.gz', whole.subarray(0, 20)),
+      put('cut_trades.csv.gz', whole.subarray(0, Math.floor(whole.length / 2))),
+      put('good_trades.csv', header + row),
+    ];
+    const summary = await ingestFlatFiles(store, paths, { continueOnError: true });
+    assert.equal(summary.filesIngested, 1);
+    const messages = summary.errors.map((e) => e.message);
+    const expected = [
+      /latin1_trades\.csv:2: is not UTF-8 text$/,
+      /wide_trades\.csv:3: expected 4 columns, found more$/,
+      /short_trades\.csv\.gz: is cut short: its gzip stream ends early$/,
+      /cut_trades\.csv\.gz: is cut short: its gzip stream ends early$/,
+    ];
+    assert.equal(messages.length, expected.length, messages.join('\n'));
     expected.forEach((pattern, i) => {
       assert.match(messages[i] as string, pattern);
       assert.doesNotMatch(messages[i] as string, RAW_DATABASE);

@@ -110,4 +110,19 @@ describe('mdq ingest json', () => {
       await assert.rejects(ingestJson(store, [bad]), /bad\.json:2/);
     });
   });
+
+  test('a response whose results hold something other than records is refused, none of it stored', async () => {
+    await withStore(async (store, dir) => {
+      const bad = join(dir, 'bad.json');
+      const dividend = { ticker: 'A', cash_amount: 1, ex_dividend_date: '2024-01-02', id: 'E1' };
+      writeFileSync(bad, JSON.stringify({ status: 'OK', results: [dividend, null, 7] }));
+      await assert.rejects(
+        ingestJson(store, [bad]),
+        /bad\.json: holds results\[1\] = null, not a JSON object/,
+      );
+      assert.equal(await count(store, 'dividends'), 0);
+      const summary = await ingestJson(store, [bad], { continueOnError: true });
+      assert.deepEqual([summary.filesIngested, summary.filesFailed], [0, 1]);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { nextTradingDay } from '../../../src/server/calendar/index.js';
-import { leanDir, recordedDir } from '../../support/shared.js';
+import { leanDir, recordedDir, referenceDir } from '../../support/shared.js';
 import {
   follow,
   get,
@@ -321,5 +321,33 @@ describe('static and empty reference endpoints', () => {
       responseValidator('/v3/reference/dividends')((await get(server, '/v3/reference/dividends')).body),
       [],
     );
+  });
+});
+
+describe('values the specification enumerates', () => {
+  it('every value it lists for a query parameter of a reference path is answered, not refused', async (t) => {
+    const server = await snapshotServer(t, NOW);
+    if (!server) return;
+    type Param = { name: string; in: string; schema?: { enum?: unknown[] }; $ref?: string };
+    const spec = JSON.parse(readFileSync(`${referenceDir}openapi.json`, 'utf8'));
+    const resolve = (p: Param): Param =>
+      p.$ref ? spec.components.parameters[p.$ref.split('/').pop() as string] : p;
+    const refused: string[] = [];
+    let asked = 0;
+    for (const [path, item] of Object.entries<any>(spec.paths)) {
+      if (!/^\/(v3|vX)\/reference\/(dividends|exchanges|ipos|conditions|tickers\/types|splits)$/.test(path))
+        continue;
+      const params = [...(item.parameters ?? []), ...(item.get?.parameters ?? [])].map(resolve);
+      for (const p of params.filter((p) => p.in === 'query')) {
+        for (const value of p.schema?.enum ?? []) {
+          const url = `${path}?${p.name}=${encodeURIComponent(String(value))}`;
+          const res = await get(server, url);
+          asked++;
+          if (res.status !== 200) refused.push(`${url}: ${res.status} ${res.body.error ?? ''}`);
+        }
+      }
+    }
+    assert.ok(asked > 40, `${asked} values asked`);
+    assert.deepEqual(refused, []);
   });
 });
