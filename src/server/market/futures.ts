@@ -1,7 +1,7 @@
 import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
 import { FUTURES_MONTH_CODES } from '../../symbols/futures-ticker.js';
 import { Where } from '../listing/where.js';
-import type { Store } from '../store/store.js';
+import type { SqlDialect, Store } from '../store/store.js';
 import { FUTURES_TICKER_PATTERN } from './futures-tickers.js';
 
 /**
@@ -296,21 +296,22 @@ export function futuresWindowStart(w: FuturesWindow, ms: number): number {
   return Date.UTC(Math.floor(first / 12), first % 12, 1);
 }
 
-/** {@link futuresWindowStart} in SQL, over the column (or expression) `t` of Unix ms. */
-function windowStartSql(w: FuturesWindow, t: string): string {
-  if (w.unit === 'ms') {
-    return `(${t} - (((${t} - ${w.offset}) % ${w.size}) + ${w.size}) % ${w.size})`;
-  }
+/**
+ * {@link futuresWindowStart} in SQL, over the column (or expression) `t` of Unix ms, in the store's
+ * dialect.
+ */
+function windowStartSql(d: SqlDialect, w: FuturesWindow, t: string): string {
+  const size = String(w.size);
+  if (w.unit === 'ms') return `(${t} - ${d.mod(`${d.mod(`${t} - ${w.offset}`, size)} + ${size}`, size)})`;
   if (w.unit === 'session') {
     // Stored data is after 1970-01-05: the divisions below are of positive numbers.
-    const days = `(${t} // ${DAY_MS} - ${FIRST_MONDAY_DAY})`;
-    const index = `(${days} // 7 * 5 + least(${days} % 7, 5))`;
-    const first = `(${index} - ${index} % ${w.size})`;
-    return `((${first} // 5 * 7 + ${first} % 5 + ${FIRST_MONDAY_DAY}) * ${DAY_MS})`;
+    const days = `(${d.intDiv(t, String(DAY_MS))} - ${FIRST_MONDAY_DAY})`;
+    const index = `(${d.intDiv(days, '7')} * 5 + least(${d.mod(days, '7')}, 5))`;
+    const first = `(${index} - ${d.mod(index, size)})`;
+    return `((${d.intDiv(first, '5')} * 7 + ${d.mod(first, '5')} + ${FIRST_MONDAY_DAY}) * ${DAY_MS})`;
   }
-  const index = `(year(epoch_ms(${t})) * 12 + month(epoch_ms(${t})) - 1)`;
-  const first = `(${index} - ${index} % ${w.size})`;
-  return `epoch_ms(make_timestamp(${first} // 12, ${first} % 12 + 1, 1, 0, 0, 0))`;
+  const index = d.monthIndex(t);
+  return d.monthStartMs(`${index} - ${d.mod(index, size)}`);
 }
 
 /** A candle query: start bounds in ms, newest first unless `asc`, resuming after `after`. */
@@ -336,22 +337,23 @@ export interface FuturesAggQuery {
  * count of trades.
  */
 export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promise<FuturesCandle[]> {
+  const d = store.dialect;
   const fromTicks = q.window.source === 'tick';
   const where = new Where().add('ticker = ?', q.ticker);
   if (!fromTicks) where.add('resolution = ?', q.window.source);
-  const bucket = windowStartSql(q.window, fromTicks ? '(sip_timestamp // 1000000)' : 't');
+  const bucket = windowStartSql(d, q.window, fromTicks ? d.intDiv('sip_timestamp', '1000000') : 't');
   if (q.gte !== undefined) where.add(`${bucket} >= ?`, BigInt(q.gte));
   if (q.lt !== undefined) where.add(`${bucket} < ?`, BigInt(q.lt));
   if (q.after !== undefined) where.add(`${bucket} ${q.asc ? '>' : '<'} ?`, q.after / 1_000_000n);
   const dir = q.asc ? 'ASC' : 'DESC';
   const limit = where.param(BigInt(q.limit));
-  const order = 'ORDER BY sip_timestamp, sequence_number';
+  const order = 'sip_timestamp, sequence_number';
   const columns = fromTicks
-    ? `first(price ${order}) AS open, max(price) AS high, min(price) AS low, last(price ${order}) AS close,
+    ? `${d.firstInOrder('price', order)} AS open, max(price) AS high, min(price) AS low,
+       ${d.lastInOrder('price', order)} AS close,
        sum(size) AS volume, sum(price * size) AS dollar_volume, count(*) AS transactions,
-       max(sip_timestamp) // 1000000 AS last`
-    : `${store.dialect.argMin('o', 't')} AS open, max(h) AS high, min(l) AS low,
-       ${store.dialect.argMax('c', 't')} AS close,
+       ${d.intDiv('max(sip_timestamp)', '1000000')} AS last`
+    : `${d.argMin('o', 't')} AS open, max(h) AS high, min(l) AS low, ${d.argMax('c', 't')} AS close,
        sum(v) AS volume, sum(v * (h + l + c) / 3) AS dollar_volume, NULL AS transactions, max(t) AS last`;
   const rows = await store.all<{
     ws: bigint;

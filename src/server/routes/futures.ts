@@ -78,11 +78,6 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
   if (typeof window === 'string') {
     throw badRequest(`resolution ${JSON.stringify(resolution)} is not available here: ${window}.`);
   }
-  if (ctx.store.dialect.name === 'clickhouse' && (window.source === 'tick' || window.unit !== 'ms')) {
-    throw badRequest(
-      `resolution ${JSON.stringify(resolution)} is not served from a ClickHouse store yet: it serves 1-59min, 1-23hour, 1session and 1-9999week.`,
-    );
-  }
   const limit = req.values.get('limit') as number;
   const asc = req.values.get('sort') === 'window_start.asc';
   // The exact value, `gt` and `gte` snap to the candle holding them (`gte` takes in that candle, `gt`

@@ -96,6 +96,14 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   inList: (x, list) => `${x} IN (SELECT arrayJoin(CAST(${list} AS Array(String))))`,
   // No window functions in 18.16; LIMIT BY keeps the first rows of each partition.
   firstPer: (select, partition, order) => `${select} ORDER BY ${partition}, ${order} LIMIT 1 BY ${partition}`,
+  // `Int64 % 59000` is an Int16 in ClickHouse (the divisor's width, signed) and wraps past 32767.
+  mod: (a, b) => `modulo(${a}, toInt64(${b}))`,
+  firstInOrder: (value, order) => `argMin(${value}, tuple(${order}))`,
+  lastInOrder: (value, order) => `argMax(${value}, tuple(${order}))`,
+  // No DateTime64 in 18.16: whole seconds as a DateTime, in UTC whatever the server's zone.
+  monthIndex: (ms) => `(toRelativeMonthNum(toDateTime(intDiv(${ms}, 1000), 'UTC')) - 1)`,
+  // Dates count days from 1970-01-01; 23640 is January 1970 as a month index.
+  monthStartMs: (index) => `(toInt64(addMonths(toDate('1970-01-01'), (${index}) - 23640)) * 86400000)`,
 };
 
 /**

@@ -282,4 +282,9 @@ const DUCKDB_DIALECT: SqlDialect = {
   inList: (x, list) => `${x} IN (SELECT unnest(${list}::VARCHAR[]))`,
   firstPer: (select, partition, order) =>
     `${select} QUALIFY row_number() OVER (PARTITION BY ${partition} ORDER BY ${order}) = 1`,
+  mod: (a, b) => `(${a}) % (${b})`,
+  firstInOrder: (value, order) => `first(${value} ORDER BY ${order})`,
+  lastInOrder: (value, order) => `last(${value} ORDER BY ${order})`,
+  monthIndex: (ms) => `(year(epoch_ms(${ms})) * 12 + month(epoch_ms(${ms})) - 1)`,
+  monthStartMs: (index) => `epoch_ms(make_timestamp((${index}) // 12, (${index}) % 12 + 1, 1, 0, 0, 0))`,
 };

@@ -84,4 +84,15 @@ export interface SqlDialect {
    * first in `order` (an ORDER BY list).
    */
   firstPer(select: string, partition: string, order: string): string;
+
+  // Futures candles.
+  /** `a` modulo `b` for the non-negative values stored, a 64-bit integer whatever the width of `b`. */
+  mod(a: string, b: string): string;
+  /** The value of `value` on the row that comes first (`firstInOrder`) or last in `order` (an ORDER BY list, ascending). */
+  firstInOrder(value: string, order: string): string;
+  lastInOrder(value: string, order: string): string;
+  /** The month of the instant `ms` (Unix ms, UTC) as year × 12 + month − 1. */
+  monthIndex(ms: string): string;
+  /** The Unix ms of UTC midnight on the first day of the month `index` (year × 12 + month − 1, from 1970 on). */
+  monthStartMs(index: string): string;
 }
