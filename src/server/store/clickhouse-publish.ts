@@ -10,6 +10,7 @@ export type PublishedRows = Record<string, number>;
 
 /** How a DuckDB column is written for ClickHouse's `JSONEachRow` reader, by its ClickHouse type. */
 function exportColumn(name: string, type: string): string {
+  if (type === 'Array(String)') return `coalesce(${name}, []::VARCHAR[]) AS ${name}`;
   if (type.startsWith('Array(')) return `coalesce(${name}, []::INTEGER[]) AS ${name}`;
   if (type === 'UInt8') return `${name}::INTEGER AS ${name}`;
   if (type.includes('DateTime')) return `strftime(${name}, '%Y-%m-%d %H:%M:%S') AS ${name}`;

@@ -93,6 +93,7 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   inList: (x, list) => `${x} IN (SELECT arrayJoin(CAST(${list} AS Array(String))))`,
   // No window functions in 18.16; LIMIT BY keeps the first rows of each partition.
   firstPer: (select, partition, order) => `${select} ORDER BY ${partition}, ${order} LIMIT 1 BY ${partition}`,
+  listHas: (list, x) => `has(${list}, ${x})`,
 };
 
 /**

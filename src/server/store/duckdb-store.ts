@@ -282,4 +282,5 @@ const DUCKDB_DIALECT: SqlDialect = {
   inList: (x, list) => `${x} IN (SELECT unnest(${list}::VARCHAR[]))`,
   firstPer: (select, partition, order) =>
     `${select} QUALIFY row_number() OVER (PARTITION BY ${partition} ORDER BY ${order}) = 1`,
+  listHas: (list, x) => `list_contains(${list}, ${x})`,
 };

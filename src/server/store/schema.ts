@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -131,5 +131,60 @@ export const MIGRATIONS: readonly string[] = [
   -- clear removes them), 'files' when the range already held rows ingested from files, which the
   -- caching server keeps as they are and never removes.
   ALTER TABLE coverage ADD COLUMN IF NOT EXISTS source VARCHAR DEFAULT 'upstream';
+  `,
+  `
+  -- The fields of reference records that listings filter and sort on, as columns beside the JSON text
+  -- (mdq ingest json fills them, see ingest/record-fields.ts), so that no store needs JSON functions
+  -- to answer a listing. The records already stored get theirs from their text here.
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS tickers VARCHAR[];
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS ex_dividend_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS record_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS declaration_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS pay_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS cash_amount DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS frequency INTEGER;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS dividend_type VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS distribution_type VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS cik VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS company_name VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS sic VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS timeframe VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS filing_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS end_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS us_code VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS isin VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS ipo_status VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS last_updated VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS issuer_name VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS announced_date VARCHAR;
+  UPDATE reference_records SET
+    tickers = CASE WHEN json_type(body, '$.tickers') = 'ARRAY'
+      AND len(list_filter(json_extract_string(body, '$.tickers[*]'), x -> x IS NOT NULL)) > 0
+      THEN list_filter(json_extract_string(body, '$.tickers[*]'), x -> x IS NOT NULL) END,
+    ex_dividend_date = json_extract_string(body, '$.ex_dividend_date'),
+    record_date = json_extract_string(body, '$.record_date'),
+    declaration_date = json_extract_string(body, '$.declaration_date'),
+    pay_date = json_extract_string(body, '$.pay_date'),
+    cash_amount = TRY_CAST(json_extract_string(body, '$.cash_amount') AS DOUBLE),
+    frequency = TRY_CAST(json_extract_string(body, '$.frequency') AS INTEGER),
+    dividend_type = CASE WHEN kind = 'dividends' THEN coalesce(json_extract_string(body, '$.dividend_type'),
+      CASE json_extract_string(body, '$.distribution_type')
+        WHEN 'special' THEN 'SC' WHEN 'supplemental' THEN 'SC' ELSE 'CD' END) END,
+    distribution_type = CASE WHEN kind = 'dividends' THEN coalesce(json_extract_string(body, '$.distribution_type'),
+      CASE WHEN json_extract_string(body, '$.dividend_type') IN ('SC', 'LT', 'ST') THEN 'special'
+        WHEN TRY_CAST(json_extract_string(body, '$.frequency') AS INTEGER) > 0 THEN 'recurring'
+        ELSE 'irregular' END) END,
+    cik = json_extract_string(body, '$.cik'),
+    company_name = json_extract_string(body, '$.company_name'),
+    sic = json_extract_string(body, '$.sic'),
+    timeframe = json_extract_string(body, '$.timeframe'),
+    filing_date = json_extract_string(body, '$.filing_date'),
+    end_date = json_extract_string(body, '$.end_date'),
+    us_code = json_extract_string(body, '$.us_code'),
+    isin = json_extract_string(body, '$.isin'),
+    ipo_status = json_extract_string(body, '$.ipo_status'),
+    last_updated = json_extract_string(body, '$.last_updated'),
+    issuer_name = json_extract_string(body, '$.issuer_name'),
+    announced_date = json_extract_string(body, '$.announced_date');
   `,
 ];

@@ -84,4 +84,6 @@ export interface SqlDialect {
    * first in `order` (an ORDER BY list).
    */
   firstPer(select: string, partition: string, order: string): string;
+  /** True when the list `list` (a list-of-text column) holds the text `x`. */
+  listHas(list: string, x: string): string;
 }

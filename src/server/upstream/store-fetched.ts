@@ -251,11 +251,10 @@ export async function storeFetched(store: Store, f: Fetched): Promise<number> {
         }
       }
       if (liveBody !== undefined) {
-        await store.run('INSERT INTO reference_records VALUES ($1, $2, $2, NULL, $3)', [
-          kind,
-          f.ticker,
-          stringifyJson(liveBody),
-        ]);
+        await store.run(
+          'INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ($1, $2, $2, NULL, $3)',
+          [kind, f.ticker, stringifyJson(liveBody)],
+        );
       }
       if (staged && staging) await store.run(`INSERT INTO ${staged.table} SELECT * FROM ${staging}`);
       if (recordRowsOf) await writeRecordRows(store, recordRowsOf);
