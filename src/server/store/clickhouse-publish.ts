@@ -1,6 +1,7 @@
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { carryRecordsForward, markRecordFieldsFilled } from './clickhouse-record-fields.js';
 import { CLICKHOUSE_TABLES, type ClickHouseTable } from './clickhouse-schema.js';
 import type { ClickHouseStore } from './clickhouse-store.js';
 import type { DuckDbStore } from './duckdb-store.js';
@@ -36,6 +37,7 @@ export async function publishToClickHouse(
   target: ClickHouseStore,
 ): Promise<PublishedRows> {
   await target.createSchema();
+  const fillsRecordFields = await carryRecordsForward(staging, target);
   const folder = mkdtempSync(join(tmpdir(), 'mdq-publish-'));
   const published: PublishedRows = {};
   try {
@@ -45,6 +47,7 @@ export async function publishToClickHouse(
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+  if (fillsRecordFields) await markRecordFieldsFilled(target);
   return published;
 }
 
