@@ -275,7 +275,10 @@ export async function listFinancials(store: Store, v: Values, page: OffsetWindow
   }
   const search = v.get('company_name.search');
   if (typeof search === 'string')
-    where.add(`${store.dialect.position('lower(company_name)', '?')} > 0`, search.toLowerCase());
+    where.add(
+      `${store.dialect.position(store.dialect.lowerText('company_name'), '?')} > 0`,
+      search.toLowerCase(),
+    );
   dateFilters(where, v, 'filing_date', 'filing_date');
   dateFilters(where, v, 'period_of_report_date', 'end_date');
   const column = v.get('sort') === 'period_of_report_date' ? 'end_date' : 'filing_date';

@@ -99,6 +99,8 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   // No window functions in 18.16; LIMIT BY keeps the first rows of each partition.
   firstPer: (select, partition, order) => `${select} ORDER BY ${partition}, ${order} LIMIT 1 BY ${partition}`,
   listHas: (list, x) => `has(${list}, ${x})`,
+  // lower() changes ASCII letters only.
+  lowerText: (x) => `lowerUTF8(${x})`,
 };
 
 /**

@@ -283,4 +283,5 @@ const DUCKDB_DIALECT: SqlDialect = {
   firstPer: (select, partition, order) =>
     `${select} QUALIFY row_number() OVER (PARTITION BY ${partition} ORDER BY ${order}) = 1`,
   listHas: (list, x) => `list_contains(${list}, ${x})`,
+  lowerText: (x) => `lower(${x})`,
 };

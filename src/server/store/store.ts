@@ -86,4 +86,6 @@ export interface SqlDialect {
   firstPer(select: string, partition: string, order: string): string;
   /** True when the list `list` (a list-of-text column) holds the text `x`. */
   listHas(list: string, x: string): string;
+  /** The text `x` in lower case, non-ASCII letters too (as JavaScript's `toLowerCase` gives it). */
+  lowerText(x: string): string;
 }
