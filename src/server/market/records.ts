@@ -233,6 +233,8 @@ async function splitsByTicker(
   store: Store,
   tickers: readonly string[],
 ): Promise<Map<string, { execution_date: string; split_from: number; split_to: number }[]>> {
+  const out = new Map<string, { execution_date: string; split_from: number; split_to: number }[]>();
+  if (tickers.length === 0) return out;
   const where = new Where().anyOf(store.dialect, 'ticker', tickers);
   const rows = await store.all<{
     ticker: string;
@@ -244,7 +246,6 @@ async function splitsByTicker(
       FROM splits${where} ORDER BY ticker, execution_date DESC`,
     where.params,
   );
-  const out = new Map<string, { execution_date: string; split_from: number; split_to: number }[]>();
   for (const { ticker, ...split } of rows) out.set(ticker, [...(out.get(ticker) ?? []), split]);
   return out;
 }

@@ -345,6 +345,8 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/stocks/v1/dividends?distribution_type=special&sort=frequency.desc',
     '/stocks/v1/dividends?ex_dividend_date.gte=2013-01-01&ex_dividend_date.lte=2014-12-31&sort=record_date',
     '/stocks/v1/dividends?frequency.gt=0&frequency.lt=12&limit=5&sort=declaration_date.desc',
+    '/stocks/v1/dividends?ticker=ZZZZ',
+    '/stocks/v1/splits?ticker=ZZZZ',
     '/v2/reference/news?ticker=NFLX',
     '/v2/reference/news',
     '/v2/reference/news?ticker=AAPL&order=asc',
