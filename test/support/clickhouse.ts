@@ -214,6 +214,18 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
         async () => (await fetch(`http://${bracket(me.host)}:${me.http}/?query=SELECT%201`)).ok,
         children[children.length - shards + i] as ChildProcess,
       );
+      // An ON CLUSTER statement sent before a server's DDL worker has its queue in ZooKeeper can
+      // bring 18.16 down: wait until each server sees the queue.
+      if (zookeeper !== undefined) {
+        const queue = encodeURIComponent(
+          "SELECT 1 FROM system.zookeeper WHERE path = '/clickhouse/task_queue/ddl'",
+        );
+        await waitFor(
+          `the DDL queue of clickhouse-server ${i}`,
+          async () => (await fetch(`http://127.0.0.1:${me.http}/?query=${queue}`)).ok,
+          children[children.length - shards + i] as ChildProcess,
+        );
+      }
     }
     const servers: ClickHouseServers = {
       urls: ports.map((p) => `clickhouse://default@${bracket(p.host)}:${p.http}/default`),

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { listValue } from '@duckdb/node-api';
 import { AbortError } from '../../core/errors.js';
 import type { DuckDbStore } from '../store/duckdb-store.js';
 import type { SqlValue } from '../store/store.js';
 import { IngestError, isIngestError } from './ingest-error.js';
+import { RECORD_FIELD_COLUMNS, type RecordFields, recordFields } from './record-fields.js';
 import type { IngestOptions, IngestSummary } from './run-jobs.js';
 import { emptyCounts, type RowCounts } from './staging.js';
 
@@ -118,6 +120,8 @@ export interface RecordRow {
   ticker: string | null;
   date: string | null;
   body: string;
+  /** The fields listings filter and sort on. */
+  fields: RecordFields;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -157,7 +161,7 @@ function rowOf(kind: JsonKind, r: Json): RecordRow {
   const perTicker = kind === 'ticker_details' || kind === 'related_companies' || kind === 'ticker_events';
   const own = r.id === undefined || r.id === null ? null : text(String(r.id));
   const id = perTicker ? keys.ticker : own;
-  return { kind, id: id ?? digest(body), ...keys, body };
+  return { kind, id: id ?? digest(body), ...keys, body, fields: recordFields(kind, r) };
 }
 
 /** A split record as the `splits` table stores it. */
@@ -206,14 +210,15 @@ export function recordRows(found: readonly Found[], file: string, kind?: JsonKin
  * ticker and date. Run inside the caller's transaction.
  */
 export async function writeRecordRows(store: DuckDbStore, rows: RecordRows): Promise<void> {
+  const columns = ['kind', 'id', 'ticker', 'date', 'body', ...RECORD_FIELD_COLUMNS];
+  const insert = `INSERT OR REPLACE INTO reference_records (${columns.join(', ')})
+    VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
   for (const r of rows.records) {
-    await store.run('INSERT OR REPLACE INTO reference_records VALUES ($1, $2, $3, $4, $5)', [
-      r.kind,
-      r.id,
-      r.ticker,
-      r.date,
-      r.body,
-    ] as SqlValue[]);
+    const fields = RECORD_FIELD_COLUMNS.map((c) => {
+      const value = r.fields[c];
+      return Array.isArray(value) ? listValue(value) : value;
+    });
+    await store.run(insert, [r.kind, r.id, r.ticker, r.date, r.body, ...fields] as SqlValue[]);
   }
   for (const s of rows.splits) {
     await store.run(

@@ -6,14 +6,13 @@ import type { OffsetWindow, Values } from './reference.js';
 
 /**
  * Queries over reference records loaded from saved API responses (`reference_records`, written by
- * `mdq ingest json`) and over the splits and ticker history the Lean files give.
+ * `mdq ingest json`) and over the splits and ticker history the Lean files give. Records are filtered
+ * and sorted by the columns ingest fills from their fields (`ingest/record-fields.ts`), never by
+ * reading their JSON text, so every store answers with the same SQL.
  */
 
 /** A stored record, parsed. */
 export type StoredRecord = Record<string, unknown>;
-
-/** SQL text of a record's field (names come from this module, never from a request). */
-const field = (name: string) => `json_extract_string(body, '$.${name}')`;
 
 const RANGES = ['gt', 'gte', 'lt', 'lte'] as const;
 const OPS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -66,9 +65,9 @@ async function listRecords(
   return rows.map((r) => JSON.parse(r.body) as StoredRecord);
 }
 
-/** Filters on a record field holding a date or an ISO instant: exact day and day ranges. */
-function dateFilters(where: Where, v: Values, wire: string, sql: string): void {
-  const day = `substr(${sql}, 1, 10)`;
+/** Filters on a record column holding a date or an ISO instant: exact day and day ranges. */
+function dateFilters(where: Where, v: Values, wire: string, column: string): void {
+  const day = `substr(${column}, 1, 10)`;
   const exact = v.get(wire);
   if (exact !== undefined) where.add(`${day} = ?`, plain(exact));
   for (const r of RANGES) {
@@ -77,42 +76,29 @@ function dateFilters(where: Where, v: Values, wire: string, sql: string): void {
   }
 }
 
-/** Filters on a numeric record field. */
-function numberFilters(where: Where, v: Values, wire: string, sql: string): void {
-  where.field(v, wire, `TRY_CAST(${sql} AS DOUBLE)`);
-}
-
 /** Records whose `tickers` list holds the ticker. */
-const tickersHold = `list_contains(${field('tickers[*]')}, ?)`;
-
-/** `dividend_type` of a dividend, or the one its `distribution_type` implies. */
-const DIVIDEND_TYPE = `coalesce(${field('dividend_type')}, CASE ${field('distribution_type')}
-  WHEN 'special' THEN 'SC' WHEN 'supplemental' THEN 'SC' ELSE 'CD' END)`;
-/** `distribution_type` of a dividend, or the one its `dividend_type` and frequency imply. */
-const DISTRIBUTION_TYPE = `coalesce(${field('distribution_type')}, CASE
-  WHEN ${field('dividend_type')} IN ('SC', 'LT', 'ST') THEN 'special'
-  WHEN TRY_CAST(${field('frequency')} AS INTEGER) > 0 THEN 'recurring' ELSE 'irregular' END)`;
+const tickersHold = (store: Store) => store.dialect.listHas('tickers', '?');
 
 const DIVIDEND_SORT: Readonly<Record<string, string>> = {
-  ex_dividend_date: field('ex_dividend_date'),
-  pay_date: field('pay_date'),
-  declaration_date: field('declaration_date'),
-  record_date: field('record_date'),
-  cash_amount: `TRY_CAST(${field('cash_amount')} AS DOUBLE)`,
+  ex_dividend_date: 'ex_dividend_date',
+  pay_date: 'pay_date',
+  declaration_date: 'declaration_date',
+  record_date: 'record_date',
+  cash_amount: 'cash_amount',
   ticker: 'ticker',
-  frequency: `TRY_CAST(${field('frequency')} AS INTEGER)`,
+  frequency: 'frequency',
 };
 
 /** Dividends (`/v3/reference/dividends`), with `dividend_type` filled in. */
 export async function listDividends(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
   const where = new Where().field(v, 'ticker', 'ticker');
   for (const d of ['ex_dividend_date', 'record_date', 'declaration_date', 'pay_date'])
-    dateFilters(where, v, d, field(d));
-  numberFilters(where, v, 'cash_amount', field('cash_amount'));
+    dateFilters(where, v, d, d);
+  where.field(v, 'cash_amount', 'cash_amount');
   const frequency = v.get('frequency');
-  if (frequency !== undefined) where.add(`TRY_CAST(${field('frequency')} AS INTEGER) = ?`, plain(frequency));
+  if (frequency !== undefined) where.add('frequency = ?', plain(frequency));
   const type = v.get('dividend_type');
-  if (type !== undefined) where.add(`${DIVIDEND_TYPE} = ?`, plain(type));
+  if (type !== undefined) where.add('dividend_type = ?', plain(type));
   const sortKey = typeof v.get('sort') === 'string' ? (v.get('sort') as string) : 'pay_date';
   const sort = [{ sql: DIVIDEND_SORT[sortKey] ?? DIVIDEND_SORT.pay_date, desc: v.get('order') === 'desc' }];
   const rows = await listRecords(store, 'dividends', where, sort as SortKey[], page);
@@ -124,16 +110,6 @@ export async function listDividends(store: Store, v: Values, page: OffsetWindow)
 }
 
 /**
- * The product of split_from / split_to of a ticker's splits after a date: what a price before them is
- * multiplied by to compare with prices after them.
- */
-const factorAfter = (
-  ticker: string,
-  date: string,
-) => `coalesce((SELECT exp(sum(ln(s.split_from / s.split_to)))
-  FROM splits s WHERE s.ticker = ${ticker} AND s.execution_date > TRY_CAST(${date} AS DATE)), 1)`;
-
-/**
  * Dividends of the newer endpoint (`/stocks/v1/dividends`): `distribution_type` filled in, and the
  * historical adjustment factor and split-adjusted amount from the stored splits when the record has none.
  */
@@ -141,21 +117,25 @@ export async function listDividendsV1(store: Store, v: Values, page: OffsetWindo
   const where = new Where().field(v, 'ticker', 'ticker');
   const anyOf = v.get('ticker.any_of');
   if (Array.isArray(anyOf)) where.anyOf(store.dialect, 'ticker', anyOf);
-  dateFilters(where, v, 'ex_dividend_date', field('ex_dividend_date'));
-  where.field(v, 'frequency', `TRY_CAST(${field('frequency')} AS INTEGER)`);
+  dateFilters(where, v, 'ex_dividend_date', 'ex_dividend_date');
+  where.field(v, 'frequency', 'frequency');
   const type = v.get('distribution_type');
-  if (type !== undefined) where.add(`${DISTRIBUTION_TYPE} = ?`, plain(type));
+  if (type !== undefined) where.add('distribution_type = ?', plain(type));
   where.add('kind = ?', 'dividends');
   const sort = parseSortList(v.get('sort'), DIVIDEND_SORT, 'ticker.asc');
-  const rows = await store.all<{ body: string; distribution_type: string; factor: number }>(
-    `SELECT body, ${DISTRIBUTION_TYPE} AS distribution_type, ${factorAfter('ticker', field('ex_dividend_date'))} AS factor
+  const rows = await store.all<{ body: string; distribution_type: string; ticker: string | null }>(
+    `SELECT body, distribution_type, ticker
       FROM reference_records${where}${orderBy(sort, 'id')} LIMIT ${page.limit + 1} OFFSET ${page.offset}`,
     where.params,
   );
+  const tickers = rows.map((row) => row.ticker).filter((t) => t !== null);
+  const splits = await splitsByTicker(store, [...new Set(tickers)]);
   return rows.map((row) => {
     const r = JSON.parse(row.body) as StoredRecord;
     const factor =
-      typeof r.historical_adjustment_factor === 'number' ? r.historical_adjustment_factor : row.factor;
+      typeof r.historical_adjustment_factor === 'number'
+        ? r.historical_adjustment_factor
+        : factorAfter(splits.get(row.ticker ?? '') ?? [], r.ex_dividend_date);
     const out: StoredRecord = {
       cash_amount: r.cash_amount,
       currency: r.currency,
@@ -178,6 +158,21 @@ export async function listDividendsV1(store: Store, v: Values, page: OffsetWindo
     for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
     return out;
   });
+}
+
+/**
+ * The product of split_from / split_to of `splits` after `date` (a `YYYY-MM-DD` day, else none): what
+ * a price before them is multiplied by to compare with prices after them. Multiplied here (no
+ * correlated subqueries on every store).
+ */
+function factorAfter(
+  splits: readonly { execution_date: string; split_from: number; split_to: number }[],
+  date: unknown,
+): number {
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return 1;
+  let factor = 1;
+  for (const s of splits) if (s.execution_date > date) factor *= s.split_from / s.split_to;
+  return factor;
 }
 
 /** Ten significant digits: factors are products of ratios, and their float noise is not data. */
@@ -238,6 +233,8 @@ async function splitsByTicker(
   store: Store,
   tickers: readonly string[],
 ): Promise<Map<string, { execution_date: string; split_from: number; split_to: number }[]>> {
+  const out = new Map<string, { execution_date: string; split_from: number; split_to: number }[]>();
+  if (tickers.length === 0) return out;
   const where = new Where().anyOf(store.dialect, 'ticker', tickers);
   const rows = await store.all<{
     ticker: string;
@@ -249,7 +246,6 @@ async function splitsByTicker(
       FROM splits${where} ORDER BY ticker, execution_date DESC`,
     where.params,
   );
-  const out = new Map<string, { execution_date: string; split_from: number; split_to: number }[]>();
   for (const { ticker, ...split } of rows) out.set(ticker, [...(out.get(ticker) ?? []), split]);
   return out;
 }
@@ -258,7 +254,7 @@ async function splitsByTicker(
 export function listNews(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
   const where = new Where();
   const ticker = v.get('ticker');
-  if (typeof ticker === 'string') where.add(tickersHold, ticker);
+  if (typeof ticker === 'string') where.add(tickersHold(store), ticker);
   for (const r of RANGES) {
     const value = v.get(`ticker.${r}`);
     if (value !== undefined) where.add(`ticker ${OPS[r]} ?`, plain(value));
@@ -273,22 +269,20 @@ const SOURCE_KEYS = new Set(['derived_from', 'formula', 'source', 'xpath']);
 export async function listFinancials(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
   const where = new Where();
   const ticker = v.get('ticker');
-  if (typeof ticker === 'string') where.add(tickersHold, ticker);
-  for (const [wire, name] of [
-    ['cik', 'cik'],
-    ['company_name', 'company_name'],
-    ['sic', 'sic'],
-    ['timeframe', 'timeframe'],
-  ] as const) {
-    const value = v.get(wire);
-    if (value !== undefined) where.add(`${field(name)} = ?`, plain(value));
+  if (typeof ticker === 'string') where.add(tickersHold(store), ticker);
+  for (const name of ['cik', 'company_name', 'sic', 'timeframe']) {
+    const value = v.get(name);
+    if (value !== undefined) where.add(`${name} = ?`, plain(value));
   }
   const search = v.get('company_name.search');
   if (typeof search === 'string')
-    where.add(`strpos(lower(${field('company_name')}), ?) > 0`, search.toLowerCase());
-  dateFilters(where, v, 'filing_date', field('filing_date'));
-  dateFilters(where, v, 'period_of_report_date', field('end_date'));
-  const column = v.get('sort') === 'period_of_report_date' ? field('end_date') : field('filing_date');
+    where.add(
+      `${store.dialect.position(store.dialect.lowerText('company_name'), '?')} > 0`,
+      search.toLowerCase(),
+    );
+  dateFilters(where, v, 'filing_date', 'filing_date');
+  dateFilters(where, v, 'period_of_report_date', 'end_date');
+  const column = v.get('sort') === 'period_of_report_date' ? 'end_date' : 'filing_date';
   const rows = await listRecords(
     store,
     'financials',
@@ -367,33 +361,25 @@ const nextDay = (date: string) =>
 const IPO_SORT: Readonly<Record<string, string>> = {
   listing_date: 'date',
   ticker: 'ticker',
-  ...Object.fromEntries(
-    [
-      'last_updated',
-      'security_type',
-      'issuer_name',
-      'currency_code',
-      'isin',
-      'us_code',
-      'primary_exchange',
-      'security_description',
-      'ipo_status',
-      'announced_date',
-    ].map((name) => [name, field(name)]),
-  ),
-  // Numbers sort as numbers, not as text.
-  ...Object.fromEntries(
-    [
-      'final_issue_price',
-      'min_shares_offered',
-      'max_shares_offered',
-      'lowest_offer_price',
-      'highest_offer_price',
-      'total_offer_size',
-      'shares_outstanding',
-      'lot_size',
-    ].map((name) => [name, `TRY_CAST(${field(name)} AS DOUBLE)`]),
-  ),
+  // Columns of reference_records (ingest/record-fields.ts); the offer figures are DOUBLE, sorted as numbers.
+  last_updated: 'last_updated',
+  issuer_name: 'issuer_name',
+  announced_date: 'announced_date',
+  isin: 'isin',
+  us_code: 'us_code',
+  ipo_status: 'ipo_status',
+  security_type: 'security_type',
+  currency_code: 'currency_code',
+  primary_exchange: 'primary_exchange',
+  security_description: 'security_description',
+  final_issue_price: 'final_issue_price',
+  min_shares_offered: 'min_shares_offered',
+  max_shares_offered: 'max_shares_offered',
+  lowest_offer_price: 'lowest_offer_price',
+  highest_offer_price: 'highest_offer_price',
+  total_offer_size: 'total_offer_size',
+  shares_outstanding: 'shares_outstanding',
+  lot_size: 'lot_size',
 };
 
 /** IPOs (`/vX/reference/ipos`), newest listing first by default. */
@@ -401,7 +387,7 @@ export function listIpos(store: Store, v: Values, page: OffsetWindow): Promise<S
   const where = new Where().field(v, 'ticker', 'ticker');
   for (const name of ['us_code', 'isin', 'ipo_status']) {
     const value = v.get(name);
-    if (value !== undefined) where.add(`${field(name)} = ?`, plain(value));
+    if (value !== undefined) where.add(`${name} = ?`, plain(value));
   }
   dateFilters(where, v, 'listing_date', 'date');
   const sortKey = typeof v.get('sort') === 'string' ? (v.get('sort') as string) : 'listing_date';

@@ -1,6 +1,7 @@
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { carryRecordsForward, markRecordFieldsFilled } from './clickhouse-record-fields.js';
 import { CLICKHOUSE_TABLES, type ClickHouseTable } from './clickhouse-schema.js';
 import { openShards } from './clickhouse-shards.js';
 import type { ClickHouseStore } from './clickhouse-store.js';
@@ -11,6 +12,7 @@ export type PublishedRows = Record<string, number>;
 
 /** How a DuckDB column is written for ClickHouse's `JSONEachRow` reader, by its ClickHouse type. */
 function exportColumn(name: string, type: string): string {
+  if (type === 'Array(String)') return `coalesce(${name}, []::VARCHAR[]) AS ${name}`;
   if (type.startsWith('Array(')) return `coalesce(${name}, []::INTEGER[]) AS ${name}`;
   if (type === 'UInt8') return `${name}::INTEGER AS ${name}`;
   if (type.includes('DateTime')) return `strftime(${name}, '%Y-%m-%d %H:%M:%S') AS ${name}`;
@@ -82,8 +84,10 @@ export async function publishToClickHouse(
   const servers = target.cluster ? await openShards(target) : [target];
   const folder = mkdtempSync(join(tmpdir(), 'mdq-publish-'));
   const published: PublishedRows = {};
+  let fillsRecordFields = false;
   try {
     await target.createSchema();
+    fillsRecordFields = await carryRecordsForward(staging, target);
     for (const table of CLICKHOUSE_TABLES) {
       const stage = `${table.name}_stage`;
       const shards = servers.map((store) =>
@@ -98,6 +102,7 @@ export async function publishToClickHouse(
     rmSync(folder, { recursive: true, force: true });
     if (target.cluster) for (const s of servers) await s.close();
   }
+  if (fillsRecordFields) await markRecordFieldsFilled(target);
   return published;
 }
 

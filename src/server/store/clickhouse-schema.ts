@@ -4,7 +4,7 @@
  * ordered by ticker then time; the small reference tables are unpartitioned. Written for the oldest
  * server mdq meets (18.16: no `DateTime64`, no `Nullable` arrays, `<yandex>` configs) and current ones.
  *
- * Lists (`conditions`, `indicators`) cannot be `Nullable` in ClickHouse: an absent list is stored as
+ * Lists (`conditions`, `indicators`, `tickers`) cannot be `Nullable` in ClickHouse: an absent list is stored as
  * `[]`, and the store reads an empty list back as absent (`NULL`), as the DuckDB store gives it.
  */
 
@@ -200,6 +200,40 @@ export const CLICKHOUSE_TABLES: readonly ClickHouseTable[] = [
       ['ticker', 'Nullable(String)'],
       ['date', 'Nullable(String)'],
       ['body', 'String'],
+      // The fields listings filter and sort on (see ingest/record-fields.ts).
+      ['tickers', 'Array(String)'],
+      ['ex_dividend_date', 'Nullable(String)'],
+      ['record_date', 'Nullable(String)'],
+      ['declaration_date', 'Nullable(String)'],
+      ['pay_date', 'Nullable(String)'],
+      ['cash_amount', 'Nullable(Float64)'],
+      ['frequency', 'Nullable(Int32)'],
+      ['dividend_type', 'Nullable(String)'],
+      ['distribution_type', 'Nullable(String)'],
+      ['cik', 'Nullable(String)'],
+      ['company_name', 'Nullable(String)'],
+      ['sic', 'Nullable(String)'],
+      ['timeframe', 'Nullable(String)'],
+      ['filing_date', 'Nullable(String)'],
+      ['end_date', 'Nullable(String)'],
+      ['us_code', 'Nullable(String)'],
+      ['isin', 'Nullable(String)'],
+      ['ipo_status', 'Nullable(String)'],
+      ['last_updated', 'Nullable(String)'],
+      ['issuer_name', 'Nullable(String)'],
+      ['announced_date', 'Nullable(String)'],
+      ['security_type', 'Nullable(String)'],
+      ['currency_code', 'Nullable(String)'],
+      ['primary_exchange', 'Nullable(String)'],
+      ['security_description', 'Nullable(String)'],
+      ['final_issue_price', 'Nullable(Float64)'],
+      ['min_shares_offered', 'Nullable(Float64)'],
+      ['max_shares_offered', 'Nullable(Float64)'],
+      ['lowest_offer_price', 'Nullable(Float64)'],
+      ['highest_offer_price', 'Nullable(Float64)'],
+      ['total_offer_size', 'Nullable(Float64)'],
+      ['shares_outstanding', 'Nullable(Float64)'],
+      ['lot_size', 'Nullable(Float64)'],
     ],
     orderBy: '(kind, id)',
     sliceKey: 'kind, id',
@@ -208,7 +242,7 @@ export const CLICKHOUSE_TABLES: readonly ClickHouseTable[] = [
 ];
 
 /** The columns the store reads back as absent when empty (see the module comment). */
-export const NULLABLE_LISTS: ReadonlySet<string> = new Set(['conditions', 'indicators']);
+export const NULLABLE_LISTS: ReadonlySet<string> = new Set(['conditions', 'indicators', 'tickers']);
 
 /** `CREATE TABLE` of `table` under the name `name` (a local shard, a staging copy). */
 export function createTableSql(table: ClickHouseTable, name: string, onCluster: string): string {

@@ -1,5 +1,10 @@
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
-import { CLICKHOUSE_TABLES, createTableSql, NULLABLE_LISTS } from './clickhouse-schema.js';
+import {
+  CLICKHOUSE_TABLES,
+  type ClickHouseTable,
+  createTableSql,
+  NULLABLE_LISTS,
+} from './clickhouse-schema.js';
 import type { Columns, SqlDialect, SqlValue, Store } from './store.js';
 
 /** Options of {@link ClickHouseStore.open}. */
@@ -104,6 +109,9 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   monthIndex: (ms) => `(toRelativeMonthNum(toDateTime(intDiv(${ms}, 1000), 'UTC')) - 1)`,
   // Dates count days from 1970-01-01; 23640 is January 1970 as a month index.
   monthStartMs: (index) => `(toInt64(addMonths(toDate('1970-01-01'), (${index}) - 23640)) * 86400000)`,
+  listHas: (list, x) => `has(${list}, ${x})`,
+  // lower() changes ASCII letters only.
+  lowerText: (x) => `lowerUTF8(${x})`,
 };
 
 /**
@@ -165,9 +173,9 @@ export class ClickHouseStore implements Store {
   }
 
   /**
-   * Creates the tables that do not exist yet (all of them on an empty database). In cluster mode, the
-   * local shards and the `Distributed` tables over them, `ON CLUSTER` (which needs the servers'
-   * ZooKeeper).
+   * Creates the tables that do not exist yet (all of them on an empty database), and adds the columns
+   * a table created by an earlier mdq lacks. In cluster mode, the local shards and the `Distributed`
+   * tables over them, `ON CLUSTER` (which needs the servers' ZooKeeper).
    */
   async createSchema(): Promise<void> {
     const meta = {
@@ -180,6 +188,28 @@ export class ClickHouseStore implements Store {
     } as const;
     for (const table of [...CLICKHOUSE_TABLES, { ...meta, sliceKey: 'key', shardBy: 'cityHash64(key)' }]) {
       await this.createTable(table, table.name);
+      await this.addMissingColumns(table);
+    }
+  }
+
+  /**
+   * Adds the columns of `table` that its stored table lacks, each after the column before it in the
+   * schema, so that the stored columns stay in schema order (publishing copies rows by position).
+   * 18.16 knows no `ADD COLUMN IF NOT EXISTS`: the columns present are read from `system.columns`.
+   */
+  private async addMissingColumns(table: ClickHouseTable): Promise<void> {
+    const stored = this.cluster ? `${table.name}_local` : table.name;
+    const present = await this.all<{ name: string }>(
+      'SELECT name FROM system.columns WHERE database = currentDatabase() AND table = $1',
+      [stored],
+    );
+    const have = new Set(present.map((c) => c.name));
+    for (const [i, [name, type]] of table.columns.entries()) {
+      if (have.has(name)) continue;
+      const after = i > 0 ? ` AFTER ${table.columns[i - 1]?.[0]}` : '';
+      for (const t of this.cluster ? [`${table.name}_local`, table.name] : [table.name]) {
+        await this.run(`ALTER TABLE ${t}${this.onCluster} ADD COLUMN ${name} ${type}${after}`);
+      }
     }
   }
 

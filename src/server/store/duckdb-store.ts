@@ -287,4 +287,6 @@ const DUCKDB_DIALECT: SqlDialect = {
   lastInOrder: (value, order) => `last(${value} ORDER BY ${order})`,
   monthIndex: (ms) => `(year(epoch_ms(${ms})) * 12 + month(epoch_ms(${ms})) - 1)`,
   monthStartMs: (index) => `epoch_ms(make_timestamp((${index}) // 12, (${index}) % 12 + 1, 1, 0, 0, 0))`,
+  listHas: (list, x) => `list_contains(${list}, ${x})`,
+  lowerText: (x) => `lower(${x})`,
 };

@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -138,5 +138,84 @@ export const MIGRATIONS: readonly string[] = [
   -- ticker). Rows no listing holds were ingested from files and are kept as they are.
   CREATE TABLE IF NOT EXISTS listed_rows (
     kind VARCHAR NOT NULL, filters VARCHAR NOT NULL, id VARCHAR NOT NULL, PRIMARY KEY (kind, filters, id));
+  `,
+  `
+  -- The fields of reference records that listings filter and sort on, as columns beside the JSON text
+  -- (mdq ingest json fills them, see ingest/record-fields.ts), so that no store needs JSON functions
+  -- to answer a listing. The records already stored get theirs from their text here.
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS tickers VARCHAR[];
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS ex_dividend_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS record_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS declaration_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS pay_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS cash_amount DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS frequency INTEGER;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS dividend_type VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS distribution_type VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS cik VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS company_name VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS sic VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS timeframe VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS filing_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS end_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS us_code VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS isin VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS ipo_status VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS last_updated VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS issuer_name VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS announced_date VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS security_type VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS currency_code VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS primary_exchange VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS security_description VARCHAR;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS final_issue_price DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS min_shares_offered DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS max_shares_offered DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS lowest_offer_price DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS highest_offer_price DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS total_offer_size DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS shares_outstanding DOUBLE;
+  ALTER TABLE reference_records ADD COLUMN IF NOT EXISTS lot_size DOUBLE;
+  UPDATE reference_records SET
+    tickers = CASE WHEN json_type(body, '$.tickers') = 'ARRAY'
+      AND len(list_filter(json_extract_string(body, '$.tickers[*]'), x -> x IS NOT NULL)) > 0
+      THEN list_filter(json_extract_string(body, '$.tickers[*]'), x -> x IS NOT NULL) END,
+    ex_dividend_date = json_extract_string(body, '$.ex_dividend_date'),
+    record_date = json_extract_string(body, '$.record_date'),
+    declaration_date = json_extract_string(body, '$.declaration_date'),
+    pay_date = json_extract_string(body, '$.pay_date'),
+    cash_amount = TRY_CAST(json_extract_string(body, '$.cash_amount') AS DOUBLE),
+    frequency = TRY_CAST(json_extract_string(body, '$.frequency') AS INTEGER),
+    dividend_type = CASE WHEN kind = 'dividends' THEN coalesce(json_extract_string(body, '$.dividend_type'),
+      CASE json_extract_string(body, '$.distribution_type')
+        WHEN 'special' THEN 'SC' WHEN 'supplemental' THEN 'SC' ELSE 'CD' END) END,
+    distribution_type = CASE WHEN kind = 'dividends' THEN coalesce(json_extract_string(body, '$.distribution_type'),
+      CASE WHEN json_extract_string(body, '$.dividend_type') IN ('SC', 'LT', 'ST') THEN 'special'
+        WHEN TRY_CAST(json_extract_string(body, '$.frequency') AS INTEGER) > 0 THEN 'recurring'
+        ELSE 'irregular' END) END,
+    cik = json_extract_string(body, '$.cik'),
+    company_name = json_extract_string(body, '$.company_name'),
+    sic = json_extract_string(body, '$.sic'),
+    timeframe = json_extract_string(body, '$.timeframe'),
+    filing_date = json_extract_string(body, '$.filing_date'),
+    end_date = json_extract_string(body, '$.end_date'),
+    us_code = json_extract_string(body, '$.us_code'),
+    isin = json_extract_string(body, '$.isin'),
+    ipo_status = json_extract_string(body, '$.ipo_status'),
+    last_updated = json_extract_string(body, '$.last_updated'),
+    issuer_name = json_extract_string(body, '$.issuer_name'),
+    announced_date = json_extract_string(body, '$.announced_date'),
+    security_type = json_extract_string(body, '$.security_type'),
+    currency_code = json_extract_string(body, '$.currency_code'),
+    primary_exchange = json_extract_string(body, '$.primary_exchange'),
+    security_description = json_extract_string(body, '$.security_description'),
+    final_issue_price = TRY_CAST(json_extract_string(body, '$.final_issue_price') AS DOUBLE),
+    min_shares_offered = TRY_CAST(json_extract_string(body, '$.min_shares_offered') AS DOUBLE),
+    max_shares_offered = TRY_CAST(json_extract_string(body, '$.max_shares_offered') AS DOUBLE),
+    lowest_offer_price = TRY_CAST(json_extract_string(body, '$.lowest_offer_price') AS DOUBLE),
+    highest_offer_price = TRY_CAST(json_extract_string(body, '$.highest_offer_price') AS DOUBLE),
+    total_offer_size = TRY_CAST(json_extract_string(body, '$.total_offer_size') AS DOUBLE),
+    shares_outstanding = TRY_CAST(json_extract_string(body, '$.shares_outstanding') AS DOUBLE),
+    lot_size = TRY_CAST(json_extract_string(body, '$.lot_size') AS DOUBLE);
   `,
 ];

@@ -95,4 +95,8 @@ export interface SqlDialect {
   monthIndex(ms: string): string;
   /** The Unix ms of UTC midnight on the first day of the month `index` (year × 12 + month − 1, from 1970 on). */
   monthStartMs(index: string): string;
+  /** True when the list `list` (a list-of-text column) holds the text `x`. */
+  listHas(list: string, x: string): string;
+  /** The text `x` in lower case, non-ASCII letters too (as JavaScript's `toLowerCase` gives it). */
+  lowerText(x: string): string;
 }

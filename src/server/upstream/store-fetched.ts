@@ -224,11 +224,10 @@ export function answerStorage(kind: string): Storage {
       await store.transaction(async () => {
         const r = removal(f);
         await store.run(r.sql, r.params);
-        await store.run('INSERT INTO reference_records VALUES ($1, $2, $2, NULL, $3)', [
-          kind,
-          f.ticker,
-          stringifyJson(body),
-        ]);
+        await store.run(
+          'INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ($1, $2, $2, NULL, $3)',
+          [kind, f.ticker, stringifyJson(body)],
+        );
         await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);
       });
       return 0;
