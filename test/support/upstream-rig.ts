@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { parseJson } from '../../src/core/json.js';
 import { createApp } from '../../src/server/app.js';
@@ -169,3 +170,28 @@ export const countRows = async (store: DuckDbStore, sql: string): Promise<number
 /** An answer's text without its request id, which differs between servers. */
 export const withoutRequestId = (text: string): string =>
   text.replace(/"request_id":"[^"]*"/g, '"request_id":""');
+
+/**
+ * The pages of a listing from `path` on, following `next_url` (which must point at `base`), at most
+ * `max` of them.
+ */
+export async function allPages(
+  base: string,
+  path: string,
+  max = Number.POSITIVE_INFINITY,
+): Promise<Answer[]> {
+  const pages: Answer[] = [];
+  let next: string | undefined = path;
+  while (next !== undefined && pages.length < max) {
+    const page = await get(base, next);
+    pages.push(page);
+    const url = page.body?.next_url as string | undefined;
+    if (url !== undefined) assert.ok(url.startsWith(`${base}/`), `next_url ${url} points at ${base}`);
+    next = url?.slice(base.length);
+  }
+  return pages;
+}
+
+/** An answer's text without its request id and with its server's origin `base` as `ORIGIN`. */
+export const withoutOrigin = (text: string, base: string): string =>
+  withoutRequestId(text).replaceAll(base, 'ORIGIN');

@@ -3,27 +3,13 @@ import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
-import { type Answer, get, withCachingServer } from '../../support/upstream-rig.js';
+import { type Answer, allPages, get, withCachingServer, withoutOrigin } from '../../support/upstream-rig.js';
 
 /**
  * The caching server (`startServer({ upstream })`) over real loopback HTTP: a server over the Lean test
  * store is the upstream (behind a proxy that counts its calls), another server over the same store is
  * the truth answers are compared with, and the caching server starts on an empty store.
  */
-
-/** Every page of a listing, following next_url (which must point at `base`). */
-async function allPages(base: string, path: string): Promise<Answer[]> {
-  const pages: Answer[] = [];
-  let next: string | undefined = path;
-  while (next !== undefined) {
-    const page = await get(base, next);
-    pages.push(page);
-    const url = page.body?.next_url as string | undefined;
-    if (url !== undefined) assert.ok(url.startsWith(`${base}/`), `next_url ${url} points at ${base}`);
-    next = url?.slice(base.length);
-  }
-  return pages;
-}
 
 /**
  * An answer's text without what differs between servers: request ids, the server's own origin, and the

@@ -5,10 +5,12 @@ import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { ProxyAction } from '../../support/scripted-proxy.js';
 import {
   type Answer,
+  allPages,
   countRows,
   get,
   withCachingApp,
   withCachingServer,
+  withoutOrigin,
   withoutRequestId,
 } from '../../support/upstream-rig.js';
 
@@ -22,21 +24,7 @@ import {
 /** 2015-12-24 16:00 UTC, 11:00 in New York: the day of GOOG's full option chain. */
 const NOW = Date.UTC(2015, 11, 24, 16);
 
-/** Pages of a listing, following next_url (which must point at `base`), at most `max`. */
-async function pages(base: string, path: string, max = 3): Promise<Answer[]> {
-  const out: Answer[] = [];
-  let next: string | undefined = path;
-  while (next !== undefined && out.length < max) {
-    const page = await get(base, next);
-    out.push(page);
-    const url = page.body?.next_url as string | undefined;
-    if (url !== undefined) assert.ok(url.startsWith(`${base}/`), `next_url ${url} points at ${base}`);
-    next = url?.slice(base.length);
-  }
-  return out;
-}
-
-const normal = (text: string, base: string) => withoutRequestId(text).replaceAll(base, 'ORIGIN');
+const normal = withoutOrigin;
 
 const RECORDED = [
   '/v2/snapshot/locale/us/markets/stocks/tickers?tickers=GOOG,SPY',
@@ -68,8 +56,8 @@ describe('caching server: answers stored as fetched', () => {
           const first = new Map<string, string[]>();
           for (const path of RECORDED) {
             const calls = proxy.seen.length;
-            const got = await pages(cache.url, path);
-            const want = await pages(truth.url, path);
+            const got = await allPages(cache.url, path, 3);
+            const want = await allPages(truth.url, path, 3);
             assert.equal(got.length, want.length, `${path}: pages`);
             got.forEach((page, i) => {
               assert.equal(page.status, 200, `${path}: ${page.text.slice(0, 300)}`);
@@ -87,7 +75,7 @@ describe('caching server: answers stored as fetched', () => {
 
           await upstream.close();
           for (const path of RECORDED) {
-            const again = (await pages(cache.url, path)).map((p) => normal(p.text, cache.url));
+            const again = (await allPages(cache.url, path, 3)).map((p) => normal(p.text, cache.url));
             assert.deepEqual(again, first.get(path), path);
           }
           assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
@@ -102,7 +90,7 @@ describe('caching server: answers stored as fetched', () => {
           });
           try {
             for (const path of RECORDED) {
-              const again = (await pages(offline.url, path)).map((p) => normal(p.text, offline.url));
+              const again = (await allPages(offline.url, path, 3)).map((p) => normal(p.text, offline.url));
               assert.deepEqual(again, first.get(path), `offline ${path}`);
             }
           } finally {

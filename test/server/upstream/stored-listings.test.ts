@@ -5,10 +5,12 @@ import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
 import {
   type Answer,
+  allPages,
   countRows,
   get,
   withCachingApp,
   withCachingServer,
+  withoutOrigin,
   withoutRequestId,
 } from '../../support/upstream-rig.js';
 
@@ -18,27 +20,13 @@ import {
  * or page, online and offline.
  */
 
-/** Every page of a listing, following next_url (which must point at `base`). */
-async function allPages(base: string, path: string): Promise<Answer[]> {
-  const pages: Answer[] = [];
-  let next: string | undefined = path;
-  while (next !== undefined) {
-    const page = await get(base, next);
-    pages.push(page);
-    const url = page.body?.next_url as string | undefined;
-    if (url !== undefined) assert.ok(url.startsWith(`${base}/`), `next_url ${url} points at ${base}`);
-    next = url?.slice(base.length);
-  }
-  return pages;
-}
-
 /**
  * The clock of every server: a listed ticker's `last_updated_utc` is the answering server's day, which
  * the store does not keep.
  */
 const NOW = Date.UTC(2013, 9, 9, 15);
 
-const normal = (text: string, base: string) => withoutRequestId(text).replaceAll(base, 'ORIGIN');
+const normal = withoutOrigin;
 
 /** Listings recorded through the upstream: one fetch each of their filters. */
 const RECORDED = [
