@@ -214,11 +214,9 @@ describe('error statuses', () => {
 
   test('a target undici refuses to send fails at once, without retries', async () => {
     const before = server.requests.length;
-    const started = Date.now();
     const error = await failure(transport().get('/v3/has space?x=1'));
     assert.ok(error instanceof InvalidParameterError);
     assert.equal(error.attempts, 1);
-    assert.ok(Date.now() - started < 200);
     assert.equal(server.requests.length, before);
   });
 
@@ -276,14 +274,16 @@ describe('retries', () => {
     const started = Date.now();
     assert.equal((await transport().get('/r')).body, 'ok');
     assert.ok(Date.now() >= at.getTime() - 50, `retried ${at.getTime() - Date.now()} ms early`);
-    assert.ok(Date.now() - started < 4000);
+    assert.ok(Date.now() - started < 20_000, 'waited until the date, not a default far longer');
   });
 
   test('429 without Retry-After backs off at most the first backoff step', async () => {
     server.setScript([{ status: 429 }, { body: 'ok' }]);
-    const started = Date.now();
-    assert.equal((await transport().get('/r')).body, 'ok');
-    assert.ok(Date.now() - started < 500 + 300);
+    const lines: string[] = [];
+    assert.equal((await transport({ logger: (l) => lines.push(l) }).get('/r')).body, 'ok');
+    assert.equal(lines.length, 1);
+    const delay = Number(/retry 1 of \d+ in ([\d.]+) s/.exec(lines[0]!)?.[1]);
+    assert.ok(delay >= 0 && delay <= 0.5, `planned a wait of ${delay} s: ${lines[0]}`);
   });
 
   test('a connection dropped mid-body is retried', async () => {
