@@ -69,14 +69,14 @@ describe('full range: a failing chunk fails the call at once', () => {
       assert.equal(failedChunkOf(error)?.index, 0);
       assert.equal(failedChunkOf(error)?.fromMs, FIRST_CHUNK_FROM);
       assert.ok(
-        rejectedAt - started < 5_000,
+        rejectedAt - started < 15_000,
         `rejected after ${Math.round(rejectedAt - started)} ms (stall: ${READ_TIMEOUT_S} s)`,
       );
 
       assert.equal(stalled.length, 1, 'the second chunk was requested and stalled');
       const closedAt = await Promise.race([
         (stalled[0] as { closed: Promise<number> }).closed,
-        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 3_000).unref()),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 15_000).unref()),
       ]);
       assert.ok(closedAt !== undefined, 'the server saw the stalled request end');
       // Let any late rejection of the cancelled chunk surface before checking.
