@@ -29,6 +29,10 @@ export interface LoadOptions {
   connections?: number;
   /** Seconds. @default 30 */
   duration?: number;
+  /** A fixed number of requests to complete instead of a duration (however long they take). */
+  amount?: number;
+  /** Seconds a request may take before it counts as a timeout. @default 10 (autocannon's) */
+  timeout?: number;
   /** Request headers. @default {} */
   headers?: Record<string, string>;
 }
@@ -44,8 +48,10 @@ export async function loadTest(url: string, options: LoadOptions = {}): Promise<
     '-j',
     '-c',
     String(options.connections ?? 100),
-    '-d',
-    String(options.duration ?? 30),
+    ...(options.amount === undefined
+      ? ['-d', String(options.duration ?? 30)]
+      : ['-a', String(options.amount)]),
+    ...(options.timeout === undefined ? [] : ['-t', String(options.timeout)]),
     ...Object.entries(options.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
     url,
   ];
