@@ -64,8 +64,9 @@ function client(
   return StocksClient(KEY, {
     useAsync: true,
     baseUrl,
-    maxRetries: options.maxRetries ?? 4,
-    readTimeout: options.readTimeout ?? 1,
+    // Retries and a read timeout enough for a loaded machine's slow answer, still short of the 4 s stall.
+    maxRetries: options.maxRetries ?? 6,
+    readTimeout: options.readTimeout ?? 2,
     logger: () => {},
   });
 }
@@ -163,8 +164,8 @@ describe('faults: every bar and item exactly once', () => {
     });
     const sync = StocksClient(KEY, {
       baseUrl: stack.proxyUrl,
-      maxRetries: 4,
-      readTimeout: 1,
+      maxRetries: 6,
+      readTimeout: 2,
       logger: () => {},
     });
     try {
