@@ -43,9 +43,10 @@ export interface BridgeTraffic {
  * `await instance[method](...args)`. Arguments and results cross the thread boundary by structured clone
  * (bigint and Date survive; class instances arrive as plain objects). A `Response` result arrives as a
  * `SyncRawResponse`, and a `TextAnswer` arrives as one, its text through shared memory when it fits (one
- * message posted and one wake-up a call, nothing cloned). Functions among the arguments (at any depth of plain objects and arrays, like
- * `logger` or `onProgress`) are run on the calling thread, while it waits. Errors are rebuilt as the same
- * mdq error class with every field, so `instanceof` and the `isX()` guards work.
+ * message posted and one wake-up a call, nothing cloned). Functions among the arguments (at any depth
+ * of plain objects and arrays, like `logger` or `onProgress`) are run on the calling thread, while it
+ * waits. Errors are rebuilt as the same mdq error class with every field, so `instanceof` and the
+ * `isX()` guards work.
  *
  * An idle bridge does not keep the process alive; `close()` stops its worker.
  *
