@@ -149,7 +149,7 @@ export async function smallCalls(
 /**
  * The sync client against the async one, on a server with its caches on (as `mdq serve`), where the
  * client's own cost shows: a full range of `from`..`to` (the sync client's bars cross from its worker
- * thread), and `calls` sequential previous closes (two thread hand-offs a call), in
+ * thread), and `calls` sequential previous closes (a message to the worker and a wake-up back a call), in
  * {@link SMALL_CALL_SLICES} slices per round.
  */
 export async function syncVsAsync(

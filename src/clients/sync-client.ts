@@ -13,9 +13,11 @@ import type { ClientOptions } from '../core/client-options.js';
 import { resolveClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
 import type { FullRangeBar } from '../core/full-range.js';
+import { parseJson } from '../core/json.js';
 import { pageItems, pageLink } from '../core/pages.js';
 import { isRateLimiter } from '../core/rate-limit.js';
-import { SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
+import { type BridgeTraffic, SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
+import { isTextAnswer, TEXT_ANSWER } from '../core/sync/protocol.js';
 
 /** A value as the synchronous client returns it: responses become plain objects. */
 export type SyncValue<T> = T extends Response
@@ -120,10 +122,15 @@ export function createSyncClient<C extends BaseClient>(
   };
   // The sink crosses to the worker with the first call that reaches it and stays there.
   let sinkSent = false;
-  const invoke = (method: string, args: unknown[]) => {
-    if (sinkSent) return bridge.call('invokeForSync', [method, args]) as { result: unknown; paged: boolean };
-    const answer = bridge.call('invokeForSync', [method, args, sink], { keepCallbacks: true });
-    sinkSent = true;
+  const invoke = (method: string, args: unknown[]): { result: unknown; paged: boolean } => {
+    let answer: unknown;
+    if (sinkSent) answer = bridge.call('invokeForSync', [method, args]);
+    else {
+      answer = bridge.call('invokeForSync', [method, args, sink], { keepCallbacks: true });
+      sinkSent = true;
+    }
+    // A response as the worker received it: decoded here, as the worker would have.
+    if (isTextAnswer(answer)) return { result: parseJson(answer[TEXT_ANSWER]), paged: answer.tag === 1 };
     return answer as { result: unknown; paged: boolean };
   };
   const { apiKey: _key, ...visible } = resolved;
@@ -147,7 +154,15 @@ export function createSyncClient<C extends BaseClient>(
       bridge.close();
     }
   };
+  bridges.set(client, bridge);
   return client as SyncOf<C>;
+}
+
+const bridges = new WeakMap<object, SyncBridge>();
+
+/** What has crossed between a synchronous client's thread and its worker so far. @internal */
+export function syncTraffic(client: object): BridgeTraffic | undefined {
+  return bridges.get(client)?.traffic();
 }
 
 /**

@@ -31,6 +31,7 @@ import { PagePromise } from './page-promise.js';
 import { LinkTrail, mergePages, pageItems, pageLink, repeatedLinkWarning } from './pages.js';
 import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
+import { type TextAnswer, textAnswer } from './sync/protocol.js';
 import { type HttpResponse, Transport } from './transport.js';
 
 export type {
@@ -115,6 +116,8 @@ interface Fetched {
 }
 
 const decodedOfResponse = new WeakMap<object, unknown>();
+/** The text each response decoded in the synchronous client's worker came from. */
+const syncText = new WeakMap<object, string>();
 
 /**
  * The request core every asset-class client is built on: validation from the operation declarations,
@@ -129,8 +132,13 @@ export abstract class BaseClient {
   #capture: SyncLogSink | undefined;
   /** The synchronous client's log sink, given with its first call and kept for the others. */
   #syncSink: SyncLogSink | undefined;
-  /** Set while the synchronous client's worker runs a call: full ranges are answered as {@link SyncBars}. */
+  /**
+   * Set while the synchronous client's worker runs a call: full ranges are answered as {@link SyncBars},
+   * and responses keep their text (`syncText`).
+   */
   #syncBars = false;
+  /** What the first operation a method called in the synchronous client's worker returned. */
+  #firstCall: unknown;
   #closed = false;
   /** Time zone of the market's day boundaries (full-range chunking). */
   protected abstract readonly timeZone: string;
@@ -163,16 +171,28 @@ export abstract class BaseClient {
       );
     }
     if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
-    if (op.paging !== 'next_url') return this.#single(built.target, opts);
-    return new PagePromise(
-      () => (opts.allPages === true ? this.#allPages(built.target, opts) : this.#single(built.target, opts)),
-      () => this.#walk(built.target, opts),
+    if (op.paging !== 'next_url') return this.#first(this.#single(built.target, opts));
+    return this.#first(
+      new PagePromise(
+        () =>
+          opts.allPages === true ? this.#allPages(built.target, opts) : this.#single(built.target, opts),
+        () => this.#walk(built.target, opts),
+      ),
     );
+  }
+
+  /** Notes the first operation a method calls in the synchronous client's worker (see `invokeForSync`). */
+  #first<T>(call: T): T {
+    if (this.#syncBars && this.#firstCall === undefined) this.#firstCall = call;
+    return call;
   }
 
   async #single(target: string, opts: Record<string, unknown>): Promise<unknown> {
     const fetched = await this.#fetch(target, opts.signal as AbortSignal | undefined);
-    return opts.rawResponse === true ? toResponse(fetched) : fetched.data;
+    if (opts.rawResponse === true) return toResponse(fetched);
+    const data = fetched.data;
+    if (this.#syncBars && typeof data === 'object' && data !== null) syncText.set(data, fetched.http.body);
+    return data;
   }
 
   async #allPages(target: string, opts: Record<string, unknown>): Promise<unknown> {
@@ -451,7 +471,7 @@ export abstract class BaseClient {
   getPageByUrl<const O extends RequestOptions>(url: string, options?: O): Call<any, O> {
     if (typeof url !== 'string' || !url)
       throw new InvalidParameterError('url', url, 'expected a next_url or previous_url string');
-    return this.#single(url, (options ?? {}) as Record<string, unknown>) as Call<any, O>;
+    return this.#first(this.#single(url, (options ?? {}) as Record<string, unknown>)) as Call<any, O>;
   }
 
   /** The page after `oldResponse`, or `false` when there is none (or the operation does not page). */
@@ -509,13 +529,17 @@ export abstract class BaseClient {
    * after, which saves passing a function across threads on every call), and responses become plain
    * objects.
    * `paged` tells whether the operation pages by `next_url` (its result can be walked).
+   * A method that returns what its operation decoded from one response, as it was (no other method
+   * made or changed it), answers that response's text instead (a {@link TextAnswer}, tagged 1 when it
+   * pages): the calling thread decodes it with `parseJson`, as this thread did, rather than receiving a
+   * clone of the objects.
    * @internal
    */
   async invokeForSync(
     method: string,
     args: unknown[],
     sink?: SyncLogSink,
-  ): Promise<{ result: unknown; paged: boolean }> {
+  ): Promise<{ result: unknown; paged: boolean } | TextAnswer> {
     if (sink) this.#syncSink = sink;
     const fn = (this as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function' || method.startsWith('#') || method === 'invokeForSync') {
@@ -523,9 +547,17 @@ export abstract class BaseClient {
     }
     this.#capture = this.#syncSink;
     this.#syncBars = true;
+    this.#firstCall = undefined;
     try {
       const call = (fn as (...a: unknown[]) => unknown).apply(this, args);
-      return { result: await toSyncValue(await call), paged: call instanceof PagePromise };
+      // A method that only returns its operation's call (the one-line methods) leaves its result as decoded.
+      const direct = call === this.#firstCall;
+      this.#firstCall = undefined;
+      const value = await call;
+      const paged = call instanceof PagePromise;
+      const text = direct && typeof value === 'object' && value !== null ? syncText.get(value) : undefined;
+      if (text !== undefined) return textAnswer(text, paged ? 1 : 0);
+      return { result: await toSyncValue(value), paged };
     } finally {
       this.#capture = undefined;
       this.#syncBars = false;

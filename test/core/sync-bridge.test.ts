@@ -11,7 +11,7 @@ import {
   ReadTimeout,
 } from '../../src/core/errors.js';
 import { SyncBridge, type SyncRawResponse } from '../../src/core/sync/bridge.js';
-import { transferListOf } from '../../src/core/sync/protocol.js';
+import { textAnswer, transferListOf } from '../../src/core/sync/protocol.js';
 import type { HttpResponse } from '../../src/core/transport.js';
 import { startFaultServerThread } from '../support/fault-server.js';
 
@@ -172,6 +172,22 @@ describe('SyncBridge', () => {
     const seen: number[] = [];
     assert.equal(bridge.call('each', [[5, 6, 7], (n: number) => seen.push(n * 2)]), 3);
     assert.deepEqual(seen, [10, 12, 14]);
+  });
+
+  test('a text answer crosses through shared memory, growing it, after the lines logged before it', () => {
+    const lines: string[] = [];
+    const bridge = sample('texts', { logger: (line: string) => lines.push(line) });
+    const short = bridge.call('text', ['{"a":1}', 1]);
+    assert.deepEqual(short, textAnswer('{"a":1}', 1));
+    // Two bytes a character in UTF-8, and more than the buffer's first size: it grows twice.
+    const long = `"${'é€'.repeat(200_000)}"`;
+    const before = bridge.traffic();
+    assert.deepEqual(bridge.call('text', [long, 0, 3]), textAnswer(long, 0));
+    const after = bridge.traffic();
+    assert.deepEqual(lines, ['texts before text 0', 'texts before text 1', 'texts before text 2']);
+    assert.equal(after.shared - before.shared, 1, 'the text came through shared memory');
+    assert.equal(after.received - before.received, 3, 'only the three lines were messages');
+    assert.equal(after.posted - before.posted, 1);
   });
 
   test('arguments that cannot be cloned are refused with a clear error', () => {

@@ -1,6 +1,7 @@
 /** Classes driven through `SyncBridge` by the sync tests: each runs in a worker thread. */
 import { resolveClientOptions } from '../../src/core/client-options.js';
 import { NotFoundError } from '../../src/core/errors.js';
+import { type TextAnswer, textAnswer } from '../../src/core/sync/protocol.js';
 import { Transport } from '../../src/core/transport.js';
 
 /** Async methods covering values, bigint, errors, delays, callbacks and raw responses. */
@@ -64,6 +65,12 @@ export class Sample {
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     return count;
+  }
+
+  /** `text` as a text answer tagged `tag`, after logging `lines` lines (each a message to the caller). */
+  async text(text: string, tag: number, lines = 0): Promise<TextAnswer> {
+    for (let i = 0; i < lines; i++) this.#logger?.(`${this.#label} before text ${i}`);
+    return textAnswer(text, tag);
   }
 
   async each(items: number[], visit: (item: number) => void): Promise<number> {

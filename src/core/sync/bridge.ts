@@ -5,14 +5,34 @@ import {
   type CallRequest,
   EXITED_FLAG,
   encodeFunctions,
+  type GrowableSharedBuffer,
+  growableTextBuffer,
   MESSAGE_COUNTER,
   rebuildError,
+  SIGNAL_SLOTS,
   type SyncTarget,
   type SyncWorkerData,
+  TEXT_CALL,
+  TEXT_LENGTH,
+  TEXT_TAG,
+  type TextAnswer,
+  textAnswer,
   type WorkerMessage,
 } from './protocol.js';
 
-export type { SyncRawResponse, SyncTarget } from './protocol.js';
+export type { SyncRawResponse, SyncTarget, TextAnswer } from './protocol.js';
+
+/** What has crossed between the calling thread and a bridge's worker so far (see `SyncBridge.traffic`). */
+export interface BridgeTraffic {
+  /** Messages the calling thread posted to the worker. */
+  posted: number;
+  /** Messages the calling thread received from the worker (answers, errors, callbacks). */
+  received: number;
+  /** Times the worker woke the calling thread (`Atomics.notify`). */
+  wakes: number;
+  /** Answers taken from the shared text buffer, without a message. */
+  shared: number;
+}
 
 /**
  * Runs an object with async methods in a worker thread and calls its methods synchronously: the calling
@@ -22,9 +42,11 @@ export type { SyncRawResponse, SyncTarget } from './protocol.js';
  * The worker does `new (await import(module))[exportName](...args)` once, then runs each `call` as
  * `await instance[method](...args)`. Arguments and results cross the thread boundary by structured clone
  * (bigint and Date survive; class instances arrive as plain objects). A `Response` result arrives as a
- * `SyncRawResponse`. Functions among the arguments (at any depth of plain objects and arrays, like
- * `logger` or `onProgress`) are run on the calling thread, while it waits. Errors are rebuilt as the same
- * mdq error class with every field, so `instanceof` and the `isX()` guards work.
+ * `SyncRawResponse`, and a `TextAnswer` arrives as one, its text through shared memory when it fits (one
+ * message posted and one wake-up a call, nothing cloned). Functions among the arguments (at any depth
+ * of plain objects and arrays, like `logger` or `onProgress`) are run on the calling thread, while it
+ * waits. Errors are rebuilt as the same mdq error class with every field, so `instanceof` and the
+ * `isX()` guards work.
  *
  * An idle bridge does not keep the process alive; `close()` stops its worker.
  *
@@ -37,6 +59,8 @@ export class SyncBridge {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #signal: Int32Array;
+  readonly #text: GrowableSharedBuffer;
+  readonly #traffic = { posted: 0, received: 0, shared: 0 };
   readonly #callbacks = new Map<number, Function>();
   readonly #persistent: Set<number>;
   #nextId = 1;
@@ -45,8 +69,10 @@ export class SyncBridge {
 
   /** @param target - The class to construct in the worker (see `SyncTarget`). */
   constructor(target: SyncTarget) {
-    const shared = new SharedArrayBuffer(8);
+    const shared = new SharedArrayBuffer(SIGNAL_SLOTS * Int32Array.BYTES_PER_ELEMENT);
     this.#signal = new Int32Array(shared);
+    // Grown by the worker as answers need.
+    this.#text = growableTextBuffer();
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     const args = encodeFunctions(target.args, (fn) => this.#register(fn));
@@ -54,6 +80,7 @@ export class SyncBridge {
     const workerData: SyncWorkerData = {
       port: port2 as unknown as SyncWorkerData['port'],
       signal: shared,
+      text: this.#text,
       target: { module: target.module, exportName: target.exportName, args },
     };
     this.#worker = new Worker(workerEntry(), { eval: true, workerData, transferList: [port2] });
@@ -82,6 +109,11 @@ export class SyncBridge {
     return this.#request(method, args, new Error(), keepCallbacks);
   }
 
+  /** What has crossed between the threads so far: counts that tests compare before and after a call. */
+  traffic(): BridgeTraffic {
+    return { ...this.#traffic, wakes: Atomics.load(this.#signal, MESSAGE_COUNTER) };
+  }
+
   /** Closes the instance in the worker (its `close()`, if any) and stops the worker. Idempotent. */
   close(): void {
     if (this.#closed) return;
@@ -103,6 +135,7 @@ export class SyncBridge {
       for (let callback = before; callback < this.#nextCallback; callback++) this.#persistent.add(callback);
     try {
       this.#port.postMessage(request);
+      this.#traffic.posted++;
     } catch (error) {
       this.#forgetCallbacks(before);
       throw new MdqError(
@@ -117,16 +150,22 @@ export class SyncBridge {
     }
   }
 
-  /** Blocks until the answer to `id` arrives, running callbacks the worker asks for meanwhile. */
+  /**
+   * Blocks until the answer to `id` arrives, running callbacks the worker asks for meanwhile. A text
+   * answer in shared memory is taken before the port is read: every message the worker posted before it
+   * (callbacks) is then on the port, and runs before the call returns.
+   */
   #await(id: number, caller: Error | undefined): unknown {
     const signal = this.#signal;
     for (;;) {
       const seen = Atomics.load(signal, MESSAGE_COUNTER);
+      const shared = Atomics.load(signal, TEXT_CALL) === id ? this.#takeText() : undefined;
       for (
         let received = receiveMessageOnPort(this.#port);
         received;
         received = receiveMessageOnPort(this.#port)
       ) {
+        this.#traffic.received++;
         const message = received.message as WorkerMessage;
         if ('callback' in message) {
           this.#runCallback(message.callback, message.args);
@@ -135,11 +174,23 @@ export class SyncBridge {
           throw rebuildError(message.error, caller?.stack);
         }
       }
+      if (shared) return shared;
       if (Atomics.load(signal, EXITED_FLAG) === 1) {
         throw new MdqError('The synchronous client stopped unexpectedly (its worker thread exited)');
       }
       Atomics.wait(signal, MESSAGE_COUNTER, seen);
     }
+  }
+
+  /** Decodes the text answer in the shared buffer and frees the buffer for the next one. */
+  #takeText(): TextAnswer {
+    const signal = this.#signal;
+    const length = Atomics.load(signal, TEXT_LENGTH);
+    const text = Buffer.from(this.#text, 0, length).toString('utf8');
+    const tag = Atomics.load(signal, TEXT_TAG);
+    Atomics.store(signal, TEXT_CALL, 0);
+    this.#traffic.shared++;
+    return textAnswer(text, tag);
   }
 
   #register(fn: Function): number {

@@ -18,8 +18,10 @@ export interface SyncTarget {
 /** Data handed to the worker at start. */
 export interface SyncWorkerData {
   port: MessagePort;
-  /** Int32 slots: [0] a counter bumped after every message, [1] set to 1 when the worker exits. */
+  /** Int32 slots, named by the constants below (`MESSAGE_COUNTER` …). */
   signal: SharedArrayBuffer;
+  /** The bytes of a {@link TextAnswer}, as UTF-8. */
+  text: GrowableSharedBuffer;
   target: SyncTarget;
 }
 
@@ -54,10 +56,62 @@ export interface SerializedError {
   cause: { name: string; message: string } | undefined;
 }
 
-/** Index of the message counter in the shared signal array. */
+/** Index of the counter in the shared signal array: bumped, and notified, once per wake of the caller. */
 export const MESSAGE_COUNTER = 0;
 /** Index of the worker-exited flag in the shared signal array. */
 export const EXITED_FLAG = 1;
+/** Index of the id of the call whose text answer the shared text buffer holds; 0 once the caller took it. */
+export const TEXT_CALL = 2;
+/** Index of the text answer's length in bytes. */
+export const TEXT_LENGTH = 3;
+/** Index of the text answer's tag. */
+export const TEXT_TAG = 4;
+/** Slots of the shared signal array. */
+export const SIGNAL_SLOTS = 5;
+/** The shared text buffer's first size, and the largest it grows to; a longer answer is posted. */
+export const TEXT_BYTES = { initial: 64 * 1024, max: 64 * 1024 * 1024 } as const;
+
+/** A growable `SharedArrayBuffer` (ES2024; Node 20 has it, the TypeScript lib in use does not yet). */
+export type GrowableSharedBuffer = SharedArrayBuffer & {
+  readonly maxByteLength: number;
+  grow(byteLength: number): void;
+};
+
+/** A shared buffer of {@link TEXT_BYTES}`.initial` bytes that can grow to `.max`, taking memory as it grows. */
+export function growableTextBuffer(): GrowableSharedBuffer {
+  return new (
+    SharedArrayBuffer as unknown as new (
+      length: number,
+      options: { maxByteLength: number },
+    ) => GrowableSharedBuffer
+  )(TEXT_BYTES.initial, { maxByteLength: TEXT_BYTES.max });
+}
+
+/** Key of the text in a {@link TextAnswer}. */
+export const TEXT_ANSWER = '__mdqTextAnswer';
+
+/**
+ * An answer the worker holds as text (a response body, which the calling thread decodes itself): its
+ * bytes go through the shared text buffer, without a message, when the buffer is free and can hold them,
+ * and are posted otherwise. Either way the caller gets this object back. `tag` is the method's own
+ * small integer (the synchronous client: whether the result pages).
+ */
+export interface TextAnswer {
+  [TEXT_ANSWER]: string;
+  tag: number;
+}
+
+/** Makes a {@link TextAnswer}. */
+export function textAnswer(text: string, tag: number): TextAnswer {
+  return { [TEXT_ANSWER]: text, tag };
+}
+
+/** Whether `value` is a {@link TextAnswer}. */
+export function isTextAnswer(value: unknown): value is TextAnswer {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as TextAnswer)[TEXT_ANSWER] === 'string'
+  );
+}
 
 const CALLBACK_KEY = '__mdqSyncCallback';
 

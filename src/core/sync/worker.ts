@@ -1,17 +1,24 @@
 /**
  * Entry of a `SyncBridge` worker thread (built as `dist/sync-worker.{js,cjs}`): constructs the target
- * instance once, answers each call on the port, and bumps the shared counter after every message so the
- * blocked calling thread wakes up.
+ * instance once, answers each call (a text answer through the shared text buffer when it can, anything
+ * else on the port), and bumps the shared counter after every answer or message so the blocked calling
+ * thread wakes up.
  */
 import { workerData } from 'node:worker_threads';
 import {
   type CallRequest,
   decodeFunctions,
   EXITED_FLAG,
+  isTextAnswer,
   MESSAGE_COUNTER,
   type SyncRawResponse,
   type SyncWorkerData,
   serializeError,
+  TEXT_ANSWER,
+  TEXT_CALL,
+  TEXT_LENGTH,
+  TEXT_TAG,
+  type TextAnswer,
   transferListOf,
   type WorkerMessage,
 } from './protocol.js';
@@ -19,7 +26,48 @@ import {
 const data = workerData as SyncWorkerData;
 const port = data.port;
 const signal = new Int32Array(data.signal);
+const textBuffer = data.text;
+/** Tracks the buffer's length as it grows. */
+const textBytes = new Uint8Array(textBuffer);
+const encoder = new TextEncoder();
 let current: number | undefined;
+
+function wake(): void {
+  Atomics.add(signal, MESSAGE_COUNTER, 1);
+  Atomics.notify(signal, MESSAGE_COUNTER);
+}
+
+/** Answers call `id` with `value`: a text answer without a message when it can, else on the port. */
+function answer(id: number, value: unknown): void {
+  if (isTextAnswer(value) && shareText(id, value)) return;
+  send({ id, ok: true, value });
+}
+
+/**
+ * Writes a text answer into the shared text buffer (grown if need be) and wakes the caller, who decodes
+ * it on its own thread. False when the caller has not yet taken the previous one (a call made from a
+ * callback while another waits) or the text is too long: it is posted instead.
+ */
+function shareText(id: number, answer: TextAnswer): boolean {
+  if (Atomics.load(signal, TEXT_CALL) !== 0) return false;
+  const text = answer[TEXT_ANSWER];
+  // Each UTF-16 unit takes 1 to 3 bytes: try the usual one byte first, then room for the worst case.
+  for (const needed of [text.length, text.length * 3]) {
+    if (needed > textBuffer.byteLength) {
+      if (needed > textBuffer.maxByteLength) return false;
+      textBuffer.grow(Math.min(textBuffer.maxByteLength, Math.max(needed, textBuffer.byteLength * 2)));
+    }
+    const { read, written } = encoder.encodeInto(text, textBytes);
+    if (read === text.length) {
+      Atomics.store(signal, TEXT_LENGTH, written);
+      Atomics.store(signal, TEXT_TAG, answer.tag);
+      Atomics.store(signal, TEXT_CALL, id);
+      wake();
+      return true;
+    }
+  }
+  return false;
+}
 
 function send(message: WorkerMessage): void {
   try {
@@ -30,8 +78,7 @@ function send(message: WorkerMessage): void {
       port.postMessage({ id: message.id, ok: false, error: serializeError(error) } satisfies WorkerMessage);
     }
   }
-  Atomics.add(signal, MESSAGE_COUNTER, 1);
-  Atomics.notify(signal, MESSAGE_COUNTER);
+  wake();
 }
 
 function callback(id: number): (...args: unknown[]) => void {
@@ -79,7 +126,7 @@ port.on('message', async (request: CallRequest) => {
     const method = target[request.method];
     if (typeof method !== 'function') throw new TypeError(`${request.method} is not a method of the client`);
     const value = await method.apply(target, decodeFunctions(request.args, callback));
-    send({ id: request.id, ok: true, value: isResponse(value) ? await toRawResponse(value) : value });
+    answer(request.id, isResponse(value) ? await toRawResponse(value) : value);
   } catch (error) {
     send({ id: request.id, ok: false, error: serializeError(error) });
   } finally {

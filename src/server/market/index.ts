@@ -11,7 +11,15 @@ export {
   normaliseLists,
 } from './last.js';
 export { type AssetClass, assetClassOf, latestDataTime, latestDataTimes } from './now.js';
-export { decimalString, priceDecimals, roundPrice, roundTo, roundVolume } from './precision.js';
+export {
+  decimalString,
+  priceDecimals,
+  priceRounder,
+  rounder,
+  roundPrice,
+  roundTo,
+  roundVolume,
+} from './precision.js';
 export {
   type DailyOptions,
   dailyBar,

@@ -19,10 +19,27 @@ const EXACT = 2 ** 52;
  * decimals keep 15 significant digits, which drops the noise of the last bits the same way.
  */
 export function roundTo(x: number, decimals: number): number {
-  if (!Number.isFinite(x)) return x;
+  return roundScaled(x, 10 ** decimals);
+}
+
+/**
+ * {@link roundTo} for one number of decimals, for many values (the bars of a page): the scale is
+ * computed once, and the same values come out.
+ */
+export function rounder(decimals: number): (x: number) => number {
   const scale = 10 ** decimals;
+  return (x) => roundScaled(x, scale);
+}
+
+function roundScaled(x: number, scale: number): number {
+  if (!Number.isFinite(x)) return x;
   if (Math.abs(x) * scale < EXACT) return Math.round(x * scale) / scale;
   return Number(x.toPrecision(15));
+}
+
+/** Rounds prices of `ticker` at its asset class's precision ({@link priceDecimals}). */
+export function priceRounder(ticker: string): (x: number) => number {
+  return rounder(priceDecimals(ticker));
 }
 
 /** A price of `ticker` at its asset class's precision ({@link priceDecimals}). */
@@ -32,8 +49,10 @@ export function roundPrice(ticker: string, x: number): number {
 
 /** A volume or size: fractional crypto units keep eight decimals; sums lose their float noise. */
 export function roundVolume(x: number): number {
-  return roundTo(x, 8);
+  return roundVolumeScaled(x);
 }
+
+const roundVolumeScaled = rounder(8);
 
 /**
  * A size as the service's decimal strings write it (`decimal_size`, `ds`, `dv`): a whole number with
