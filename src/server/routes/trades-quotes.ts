@@ -8,6 +8,7 @@ import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
 import { intersect } from '../listing/where.js';
 import { decimalString, marketTimeZone, normaliseLists } from '../market/index.js';
 import { queryTicks } from '../market/ticks.js';
+import { FOREX_EXCHANGE_ID } from '../snapshots/v2-snapshot.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import { dayStartNs, parseRequest, routePattern, type ServerDefaults, timestampBounds } from '../validate.js';
 
@@ -93,10 +94,12 @@ function quoteJson(ticker: string, row: QuoteRow): Record<string, unknown> {
   const r = normaliseLists(row);
   const out: Record<string, unknown> = {};
   const forex = ticker.startsWith('C:');
-  put(out, 'ask_exchange', r.ask_exchange);
+  // A forex source names no venue (Oanda's quotes): the service's forex id, as every forex route writes.
+  const fxExchange = forex ? FOREX_EXCHANGE_ID : undefined;
+  put(out, 'ask_exchange', r.ask_exchange ?? fxExchange);
   put(out, 'ask_price', r.ask_price);
   if (!forex) put(out, 'ask_size', r.ask_size);
-  put(out, 'bid_exchange', r.bid_exchange);
+  put(out, 'bid_exchange', r.bid_exchange ?? fxExchange);
   put(out, 'bid_price', r.bid_price);
   if (!forex) put(out, 'bid_size', r.bid_size);
   if (forex) {

@@ -493,6 +493,17 @@ describe('GET /v3/snapshot/indices', () => {
     assert.deepEqual(responseValidator('/v3/snapshot/indices')(body), []);
   });
 
+  it("writes the session's change at the index's precision, without float noise", async (t) => {
+    // 2023-07-03: SPX minute bars of the day and the hour bars of the session before.
+    const server = await snapshotServer(t, '2023-07-03T12:00:00-04:00');
+    if (!server) return;
+    const { body } = await get(server, '/v3/snapshot/indices?ticker.any_of=I:SPX');
+    const { session } = body.results[0];
+    assert.ok(session.previous_close !== undefined && session.close !== undefined, 'a change to write');
+    assert.equal(session.change, Number((session.close - session.previous_close).toFixed(4)));
+    assert.match(String(session.change), /^-?\d+(\.\d{1,4})?$/);
+  });
+
   it('pages every index by cursor and clamps limit to 250', async (t) => {
     const server = await snapshotServer(t, NOW_IDX);
     if (!server) return;

@@ -116,7 +116,7 @@ describe('trades and quotes v3', () => {
     );
   });
 
-  test('forex quotes carry prices and one timestamp', async (t) => {
+  test('forex quotes carry prices, the forex exchange id and one timestamp', async (t) => {
     const server = await fixtureServer(t);
     if (!server) return;
     const raw = leanRows('forex/oanda/tick/eurusd/20140501_quote.zip');
@@ -127,6 +127,9 @@ describe('trades and quotes v3', () => {
       assert.equal(q.ask_price, Number(f[2]));
       assert.equal(q.participant_timestamp, BigInt(Date.UTC(2014, 4, 1) + Number(f[0])) * 1_000_000n);
       assert.equal(q.sip_timestamp, undefined);
+      // Oanda names no venue: the service's forex exchange id, as on the other forex routes.
+      assert.equal(q.ask_exchange, 48);
+      assert.equal(q.bid_exchange, 48);
     });
   });
 
