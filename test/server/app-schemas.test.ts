@@ -234,6 +234,9 @@ const CASES: Case[] = [
   { path: '/stocks/v1/splits?ticker=AAPL', spec: '/stocks/v1/splits' },
   { path: '/stocks/v1/dividends', spec: '/stocks/v1/dividends' },
   { path: '/stocks/v1/exchanges', spec: '/stocks/v1/exchanges' },
+  { path: '/crypto/v1/exchanges', spec: '/crypto/v1/exchanges' },
+  { path: '/forex/v1/exchanges', spec: '/forex/v1/exchanges' },
+  { path: '/options/v1/exchanges', spec: '/options/v1/exchanges' },
   {
     path: '/vX/reference/financials',
     spec: '/vX/reference/financials',
