@@ -209,7 +209,7 @@ describe('damaged inputs', () => {
     assert.equal(await count('trades'), 1);
   });
 
-  it('flat files: text not in UTF-8, a row with extra columns and a gzip cut short are named as such', async () => {
+  it('flat files: text not in UTF-8 (rows or a UTF-16 header), a row with extra columns and a gzip cut short are named as such', async () => {
     const header = 'ticker,price,size,participant_timestamp\n';
     const row = 'X:BTCUSD,10,1,1600000000000000000\n';
     // Rows that differ, so that the compressed file is larger than the part read for its header.
@@ -227,6 +227,10 @@ describe('damaged inputs', () => {
       put('wide_trades.csv', `${header}${row}X:BTCUSD,10,1,1600000000000000000,7,8\n`),
       put('short_trades.csv.gz', whole.subarray(0, 20)),
       put('cut_trades.csv.gz', whole.subarray(0, Math.floor(whole.length / 2))),
+      put(
+        'utf16_trades.csv',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(header + row, 'utf16le')]),
+      ),
       put('good_trades.csv', header + row),
     ];
     const summary = await ingestFlatFiles(store, paths, { continueOnError: true });
@@ -237,6 +241,7 @@ describe('damaged inputs', () => {
       /wide_trades\.csv:3: expected 4 columns, found more$/,
       /short_trades\.csv\.gz: is cut short: its gzip stream ends early$/,
       /cut_trades\.csv\.gz: is cut short: its gzip stream ends early$/,
+      /utf16_trades\.csv:1: is not UTF-8 text$/,
     ];
     assert.equal(messages.length, expected.length, messages.join('\n'));
     expected.forEach((pattern, i) => {
