@@ -546,3 +546,24 @@ describe('GET /v3/snapshot/indices', () => {
     assert.equal(bad.body.status, 'ERROR');
   });
 });
+
+describe('GET /v3/snapshot and /v1/summaries of a crypto pair without trade ticks', () => {
+  it('send no last trade, and the summary’s price is the latest minute close', async (t) => {
+    // 12:00 UTC: the Lean BTCUSD minute bars of 2018-04-04 (no trade ticks are stored).
+    const server = await snapshotServer(t, '2018-04-04T12:00:00Z');
+    if (!server) return;
+    const bars = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip')
+      .map((r) => r.map(Number))
+      .filter((r) => (r[0] as number) + 60_000 <= 12 * 3_600_000);
+    const lastClose = bars.at(-1)?.[4] as number;
+    const snap = await get(server, '/v3/snapshot?ticker.any_of=X:BTCUSD');
+    assert.equal(snap.status, 200);
+    const [item] = snap.body.results;
+    assert.equal(item.type, 'crypto');
+    // A trade of price 0 at 1970 is no trade: the service leaves out what it does not have.
+    assert.equal(item.last_trade, undefined);
+    const summary = await get(server, '/v1/summaries?ticker.any_of=X:BTCUSD');
+    assert.equal(summary.body.results[0].price, lastClose);
+    assert.equal(summary.body.results[0].session.close, lastClose);
+  });
+});
