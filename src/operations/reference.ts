@@ -453,6 +453,19 @@ export const stockExchangesV1 = defineOperation({
   params: [limitParam(100, 1000)],
 });
 
+/** Venues of one market, the newer endpoints beside the stocks one (`/crypto/v1/exchanges`, …). */
+const marketExchangesV1 = (market: 'crypto' | 'forex' | 'options') =>
+  defineOperation({
+    name: 'getExchanges',
+    path: `/${market}/v1/exchanges`,
+    paging: 'none',
+    doc: `The ${market} venues, with their identifiers.`,
+    params: [limitParam(100, 1000)],
+  });
+export const cryptoExchangesV1 = marketExchangesV1('crypto');
+export const forexExchangesV1 = marketExchangesV1('forex');
+export const optionsExchangesV1 = marketExchangesV1('options');
+
 /** Companies related to a ticker. */
 export const relatedCompanies = defineOperation({
   name: 'getRelatedCompanies',

@@ -124,3 +124,28 @@ export const historicTicks = (market: 'forex' | 'crypto') =>
       },
     ],
   });
+
+/**
+ * The newer option tick endpoints (`/options/v3/trades/{ticker}`, `/options/v3/quotes/{ticker}`): the
+ * v3 lists of one contract with `sort` as `timestamp.asc` or `timestamp.desc` (newest first unless
+ * given) instead of `order`, and 1000 a page.
+ */
+export const optionTicksV3 = (kind: 'trades' | 'quotes') =>
+  defineOperation({
+    name: kind === 'trades' ? 'listOptionTrades' : 'listOptionQuotes',
+    path: `/options/v3/${kind}/{ticker}`,
+    paging: 'next_url',
+    doc: `${kind === 'trades' ? 'Trades' : 'Quotes'} of an option contract in a time range, paged by next_url.`,
+    params: [
+      symbolParam('O:'),
+      ...nsTimestampFilters,
+      limitParam(1000, 50000),
+      {
+        name: 'sort',
+        wire: 'sort',
+        in: 'query',
+        type: t.enum(['timestamp.asc', 'timestamp.desc']),
+        doc: 'Order by timestamp (`timestamp.desc` unless given).',
+      },
+    ],
+  });

@@ -198,6 +198,15 @@ describe('route coverage', () => {
     for (const d of v1Dividends.results ?? []) assert.equal(d.split_adjusted_cash_amount, d.cash_amount);
     const exchanges = await api.getStocksV1Exchanges({});
     assert.ok(exchanges.results?.some((x) => x.mic === 'XNYS' && typeof x.id === 'string'));
+    // The venues of the stored crypto and forex data, as /v3/reference/exchanges lists them.
+    const cryptoVenues = await api.getCryptoV1Exchanges({});
+    assert.deepEqual(cryptoVenues.results, [
+      { id: '1', type: 'exchange', name: 'Coinbase', url: 'https://www.coinbase.com' },
+    ]);
+    const forexVenues = await api.getForexV1Exchanges({});
+    assert.deepEqual(forexVenues.results, [{ id: '48', type: 'exchange', name: 'Currency Banks 1' }]);
+    const optionVenues = await api.getOptionsV1Exchanges({});
+    assert.equal(optionVenues.status, 'OK');
     const financials = await api.listFinancials({ limit: 100 });
     assert.equal(financials.results?.length, recorded(RECORDED.financials).results.length);
     const news = await api.listNews({ ticker: 'NFLX', limit: 100 });
@@ -275,6 +284,8 @@ describe('route coverage', () => {
       () => api.getIndicesSnapshot({ tickerAnyOf: 'I:SPX' }),
       () => api.getOptionsChain({ underlyingAsset: 'SPY', limit: 2 }),
       () => api.getOptionContract({ underlyingAsset: 'SPY', optionContract: 'O:SPY230901C00430000' }),
+      () => api.getOptionsV3TradesTicker({ ticker: 'O:SPY230901C00430000', limit: 2 }),
+      () => api.getOptionsV3QuotesTicker({ ticker: 'O:SPY230901C00430000', limit: 2 }),
       () => api.aggregatesV1({ ticker: 'ESZ3', resolution: '1session', limit: 2 }),
       () => api.getFuturesV1TradesTicker({ ticker: 'GCZ3', limit: 2 }),
       () => api.getFuturesV1QuotesTicker({ ticker: 'GCZ3', limit: 2 }),

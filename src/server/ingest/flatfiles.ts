@@ -185,6 +185,8 @@ async function gzipEnds(file: string): Promise<IngestError | undefined> {
 export function stageFlatFile(file: string, sink: RowSink, resolution?: 'day' | 'minute'): FlatFileLayout {
   const { header, gzip } = readHeader(file);
   if (header.trim() === '') throw new IngestError({ file }, 'the file is empty (no header row)');
+  // A header in UTF-16 (NUL characters) or with bytes UTF-8 does not allow is no unknown header.
+  if (/[\u0000\ufffd]/.test(header)) throw new IngestError({ file, line: 1 }, 'is not UTF-8 text');
   const names = header.split(',').map((s) => s.trim().toLowerCase());
   const layout = layoutOf(names);
   if (!layout) {

@@ -63,6 +63,13 @@ function eachRow(
   where: { file: string; entry?: string },
   fn: (fields: string[], line: number) => void,
 ): void {
+  // Text in another encoding (UTF-16, a byte UTF-8 does not allow) is named as such, at its first line,
+  // rather than as a number that is not one.
+  const foreign = text.search(/[\u0000\ufffd]/);
+  if (foreign !== -1) {
+    const line = text.slice(0, foreign).split('\n').length;
+    throw new IngestError({ ...where, line }, 'is not UTF-8 text');
+  }
   let current = 0;
   try {
     eachLine(text, (line, n) => {

@@ -412,15 +412,19 @@ export function csvError(e: unknown, where: IngestLocation, numbered: boolean): 
     converting && /Could not convert string "([^"]*)" to '(\w+)'/.exec(converting[2] as string);
   const expected = Number(counts?.[1]) - extra;
   const found = Number(counts?.[2]) - extra;
-  const detail = unconvertible
-    ? `${converting?.[1]} is not ${TYPE_NAMES[unconvertible[2] as string] ?? `a ${unconvertible[2]}`}: ${JSON.stringify(unconvertible[1])}`
-    : converting
-      ? `column ${converting[1]}: ${converting[2]}`
-      : counts
-        ? // The reader stops counting one past what it expects: a longer row reads as one column more.
-          `expected ${expected} columns, found ${found > expected ? 'more' : found}`
-        : /not utf-8 encoded/i.test(message)
-          ? 'is not UTF-8 text'
-          : (message.split('\n')[0] as string);
+  // UTF-16 text reads as fields full of NUL characters (DuckDB writes them `\0`).
+  const nul = unconvertible && /\\0|\u0000/.test(unconvertible[1] as string);
+  const detail = nul
+    ? 'is not UTF-8 text'
+    : unconvertible
+      ? `${converting?.[1]} is not ${TYPE_NAMES[unconvertible[2] as string] ?? `a ${unconvertible[2]}`}: ${JSON.stringify(unconvertible[1])}`
+      : converting
+        ? `column ${converting[1]}: ${converting[2]}`
+        : counts
+          ? // The reader stops counting one past what it expects: a longer row reads as one column more.
+            `expected ${expected} columns, found ${found > expected ? 'more' : found}`
+          : /not utf-8 encoded/i.test(message)
+            ? 'is not UTF-8 text'
+            : (message.split('\n')[0] as string);
   return new IngestError(line === undefined ? where : { ...where, line }, detail, { cause: e });
 }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { snapshotSummaries, universalSnapshot } from '../../operations/snapshots.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, sendJson } from '../http.js';
+import { sortKeysDeep } from '../key-order.js';
 import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import { type AssetClass, assetClassOf } from '../market/now.js';
@@ -38,9 +39,10 @@ export function crossAssetRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const limit = v.get('limit') as number;
     const desc = v.get('order') === 'desc';
     const now = (cls: AssetClass) => ctx.now(cls);
+    // The service writes every key of an item sorted, error items too.
     const envelope = (results: Record<string, unknown>[]) => ({
       request_id: c.get('requestId'),
-      results,
+      results: results.map(sortKeysDeep),
       status: 'OK',
     });
     const anyOf = v.get('ticker.any_of');
@@ -75,6 +77,10 @@ export function crossAssetRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const anyOf = values.get('ticker.any_of');
     const tickers = Array.isArray(anyOf) ? anyOf : [];
     const snaps = await snapshotsOf(ctx.store, tickers, (cls) => ctx.now(cls));
-    return sendJson(c, { request_id: c.get('requestId'), results: snaps.map(summaryOf), status: 'OK' });
+    return sendJson(c, {
+      request_id: c.get('requestId'),
+      results: snaps.map((s) => sortKeysDeep(summaryOf(s))),
+      status: 'OK',
+    });
   });
 }

@@ -4,6 +4,7 @@ import { dayOf, NEW_YORK } from '../../dates/time-zone.js';
 import { optionContractSnapshot, optionsChainSnapshot } from '../../operations/snapshots.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
+import { sortKeysDeep, withKeyOrder } from '../key-order.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import { chainContract, chainContracts } from '../market/option-chain.js';
 import { optionSnapshots } from '../snapshots/option-snapshot.js';
@@ -11,6 +12,17 @@ import { parseRequest, routePattern } from '../validate.js';
 
 /** The underlying as the contracts name it: an index option's underlying is stored without `I:`. */
 const underlyingName = (v: DecodedValue | undefined) => String(v ?? '').replace(/^I:/, '');
+
+/** An option snapshot as the service writes it: keys sorted at every depth, but its last trade's in their order. */
+function optionKeys(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!item) return item;
+  const out = sortKeysDeep(item);
+  if (out.last_trade && typeof out.last_trade === 'object') {
+    const order = ['price', 'sip_timestamp', 'size', 'conditions', 'exchange', 'timeframe'];
+    out.last_trade = withKeyOrder(out.last_trade as Record<string, unknown>, order);
+  }
+  return out;
+}
 
 /** Option contract snapshot and option chain snapshot (v3), with greeks and implied volatility. */
 export function optionsSnapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
@@ -22,7 +34,7 @@ export function optionsSnapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const row = await chainContract(ctx.store, underlying, contract);
     if (!row) throw notFound('Ticker not found.');
     const [results] = await optionSnapshots(ctx.store, [row], await ctx.now('options'));
-    return sendJson(c, { request_id: c.get('requestId'), results, status: 'OK' });
+    return sendJson(c, { request_id: c.get('requestId'), results: optionKeys(results), status: 'OK' });
   });
 
   app.get(routePattern(optionsChainSnapshot), async (c) => {
@@ -37,7 +49,7 @@ export function optionsSnapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
       offset: pageOffset(req),
     });
     const results = await optionSnapshots(ctx.store, rows.slice(0, limit), nowMs);
-    const body = { request_id: c.get('requestId'), results, status: 'OK' };
+    const body = { request_id: c.get('requestId'), results: results.map(optionKeys), status: 'OK' };
     return sendJson(c, withNextUrl(c, req, body, rows.length, limit));
   });
 }

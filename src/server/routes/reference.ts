@@ -121,10 +121,12 @@ function pageOf<T>(rows: readonly T[], req: ParsedRequest, limit: number): T[] {
   return rows.slice(offset, offset + limit + 1);
 }
 
-const envelope = (c: Context<AppEnv>, extra: Record<string, unknown>) => ({
+/** A reference answer: its fields, then status and request id, then the count (the service's order). */
+const envelope = (c: Context<AppEnv>, { count, ...extra }: Record<string, unknown>) => ({
   ...extra,
   status: 'OK',
   request_id: c.get('requestId'),
+  ...(count !== undefined && { count }),
 });
 
 /**

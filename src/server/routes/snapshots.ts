@@ -10,6 +10,7 @@ import {
 } from '../../operations/snapshots.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, notFound, sendJson } from '../http.js';
+import { sortKeysDeep, withKeyOrder } from '../key-order.js';
 import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import type { AssetClass } from '../market/now.js';
 import { roundPrice, roundVolume } from '../market/precision.js';
@@ -31,6 +32,28 @@ const MARKETS: readonly {
   { market: 'forex', path: 'global/markets/forex', store: 'fx', prefix: 'C:' },
   { market: 'crypto', path: 'global/markets/crypto', store: 'crypto', prefix: 'X:' },
 ];
+
+/** A minute bar's keys in the service's order: not sorted like the rest of a v2 snapshot. */
+const MINUTE_KEYS = ['av', 'c', 'h', 'l', 'o', 'v', 'vw', 't', 'n'];
+
+/** A v2 snapshot as the service writes it: keys sorted at every depth, but a minute bar's in its order. */
+function v2Keys(body: Record<string, unknown>): Record<string, unknown> {
+  const out = sortKeysDeep(body);
+  if (out.min && typeof out.min === 'object')
+    out.min = withKeyOrder(out.min as Record<string, unknown>, MINUTE_KEYS);
+  return out;
+}
+
+/** An index snapshot item in the service's order (its session's keys sorted). */
+const indexKeys = (item: Record<string, unknown>) =>
+  withKeyOrder({ ...item, ...(item.session !== undefined && { session: sortKeysDeep(item.session) }) }, [
+    'value',
+    'name',
+    'ticker',
+    'type',
+    'market_status',
+    'session',
+  ]);
 
 /** Gainers and losers list this many tickers. */
 const MOVERS = 20;
@@ -82,7 +105,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       parseRequest(all, c);
       const list = await marketTickers(ctx.store, m.store, requestedTickers(c, all, m.prefix));
       const snaps = await snapshotsOf(ctx.store, list, m.market, await ctx.now(m.store));
-      return sendJson(c, { count: snaps.length, status: 'OK', tickers: snaps.map((s) => s.body) });
+      return sendJson(c, { count: snaps.length, status: 'OK', tickers: snaps.map((s) => v2Keys(s.body)) });
     });
 
     if (m.market === 'crypto') {
@@ -91,7 +114,10 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         const ticker = withPrefix(String(values.get('ticker')), 'X:');
         if ((await marketTickers(ctx.store, 'crypto', [ticker])).length === 0)
           throw notFound('Ticker not found.');
-        return sendJson(c, { data: await bookOf(ctx.store, ticker, await ctx.now('crypto')), status: 'OK' });
+        return sendJson(c, {
+          data: sortKeysDeep(await bookOf(ctx.store, ticker, await ctx.now('crypto'))),
+          status: 'OK',
+        });
       });
     }
 
@@ -101,7 +127,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       if ((await marketTickers(ctx.store, m.store, [ticker])).length === 0)
         throw notFound('Ticker not found.');
       const snap = await v2Snapshot(ctx.store, ticker, m.market, await ctx.now(m.store));
-      return sendJson(c, { request_id: c.get('requestId'), status: 'OK', ticker: snap.body });
+      return sendJson(c, { request_id: c.get('requestId'), status: 'OK', ticker: v2Keys(snap.body) });
     });
 
     app.get(routePattern(movers), async (c) => {
@@ -113,7 +139,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         .filter((s) => (gainers ? s.changePerc > 0 : s.changePerc < 0))
         .sort((a, b) => (gainers ? b.changePerc - a.changePerc : a.changePerc - b.changePerc))
         .slice(0, MOVERS);
-      return sendJson(c, { status: 'OK', tickers: snaps.map((s) => s.body) });
+      return sendJson(c, { status: 'OK', tickers: snaps.map((s) => v2Keys(s.body)) });
     });
   }
 
@@ -136,13 +162,14 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         const ticker = names.has(asked) ? asked : names.has(`I:${asked}`) ? `I:${asked}` : undefined;
         if (ticker === undefined)
           results.push({ ticker: asked, error: 'NOT_FOUND', message: 'Ticker not found.' });
-        else results.push(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs));
+        else
+          results.push(indexKeys(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs)));
       }
     } else {
       const rows = await listMarketTickers(ctx.store, 'indices', v, order, { limit, offset });
       fetched = rows.length;
       for (const r of rows.slice(0, limit))
-        results.push(await indexSnapshot(ctx.store, r.ticker, r.name, nowMs));
+        results.push(indexKeys(await indexSnapshot(ctx.store, r.ticker, r.name, nowMs)));
     }
     const body = { request_id: c.get('requestId'), results, status: 'OK' };
     return sendJson(c, withNextUrl(c, req, body, fetched, limit));

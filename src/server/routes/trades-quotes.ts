@@ -1,13 +1,14 @@
 import type { Context, Hono } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
 import { NEW_YORK } from '../../dates/time-zone.js';
-import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
+import { legacyTicks, optionTicksV3, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { ServerContext } from '../context.js';
 import { type AppEnv, put, sendJson } from '../http.js';
 import { keysetPage, keysetPosition } from '../listing/keyset-page.js';
 import { intersect } from '../listing/where.js';
 import { decimalString, marketTimeZone, normaliseLists } from '../market/index.js';
 import { queryTicks } from '../market/ticks.js';
+import { FOREX_EXCHANGE_ID } from '../snapshots/v2-snapshot.js';
 import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
 import { dayStartNs, parseRequest, routePattern, type ServerDefaults, timestampBounds } from '../validate.js';
 
@@ -28,17 +29,26 @@ export function tradesQuotesRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
   app.get(routePattern(v2Trades), (c) => v2Ticks(c, ctx, v2Trades, 'trades'));
   const v2Quotes = legacyTicks('nbbo');
   app.get(routePattern(v2Quotes), (c) => v2Ticks(c, ctx, v2Quotes, 'quotes'));
+  // The newer option endpoints: the same lists, ordered by `sort`, each record naming its contract.
+  for (const table of ['trades', 'quotes'] as const) {
+    const op = optionTicksV3(table);
+    app.get(routePattern(op), (c) => v3List(c, ctx, op, table, { newer: true }));
+  }
 }
+
+/** The newer endpoints' defaults: 1000 a page, newest first. */
+const NEWER_DEFAULTS: ServerDefaults = { limit: 1000 };
 
 async function v3List(
   c: Context<AppEnv>,
   ctx: ServerContext,
   op: OperationSpec,
   table: Table,
+  { newer = false } = {},
 ): Promise<Response> {
-  const req = parseRequest(op, c, V3_DEFAULTS);
+  const req = parseRequest(op, c, newer ? NEWER_DEFAULTS : V3_DEFAULTS);
   const ticker = req.values.get('ticker') as string;
-  const desc = req.values.get('order') !== 'asc';
+  const desc = newer ? req.values.get('sort') !== 'timestamp.asc' : req.values.get('order') !== 'asc';
   const limit = req.values.get('limit') as number;
   const after = keysetPosition(req, ['int', 'int']);
   const rows = await queryTicks(ctx.store, table, {
@@ -48,12 +58,20 @@ async function v3List(
     limit: limit + 1,
     ...(after && { after }),
   });
-  const page = keysetPage(c, req, rows, limit, (r) => [r.sip_timestamp, r.sequence_number], {
-    order: desc ? 'desc' : 'asc',
-    limit: String(limit),
-    sort: 'timestamp',
+  const page = keysetPage(
+    c,
+    req,
+    rows,
+    limit,
+    (r) => [r.sip_timestamp, r.sequence_number],
+    newer
+      ? { limit: String(limit), sort: desc ? 'timestamp.desc' : 'timestamp.asc' }
+      : { order: desc ? 'desc' : 'asc', limit: String(limit), sort: 'timestamp' },
+  );
+  const results = page.rows.map((r) => {
+    const record = table === 'trades' ? tradeJson(ticker, r) : quoteJson(ticker, r);
+    return newer ? { ...record, ticker } : record;
   });
-  const results = page.rows.map((r) => (table === 'trades' ? tradeJson(ticker, r) : quoteJson(ticker, r)));
   return sendJson(c, {
     results,
     status: 'OK',
@@ -93,10 +111,12 @@ function quoteJson(ticker: string, row: QuoteRow): Record<string, unknown> {
   const r = normaliseLists(row);
   const out: Record<string, unknown> = {};
   const forex = ticker.startsWith('C:');
-  put(out, 'ask_exchange', r.ask_exchange);
+  // A forex source names no venue (Oanda's quotes): the service's forex id, as every forex route writes.
+  const fxExchange = forex ? FOREX_EXCHANGE_ID : undefined;
+  put(out, 'ask_exchange', r.ask_exchange ?? fxExchange);
   put(out, 'ask_price', r.ask_price);
   if (!forex) put(out, 'ask_size', r.ask_size);
-  put(out, 'bid_exchange', r.bid_exchange);
+  put(out, 'bid_exchange', r.bid_exchange ?? fxExchange);
   put(out, 'bid_price', r.bid_price);
   if (!forex) put(out, 'bid_size', r.bid_size);
   if (forex) {

@@ -1,4 +1,5 @@
 import { marketPhaseAt } from '../calendar/index.js';
+import { roundPrice } from '../market/index.js';
 import type { Store } from '../store/store.js';
 import { sessionSoFar } from './session-day.js';
 
@@ -31,7 +32,7 @@ export async function indexSnapshot(
   if (s.prevDay) {
     session.previous_close = s.prevDay.c;
     if (s.day) {
-      session.change = s.day.c - s.prevDay.c;
+      session.change = roundPrice(ticker, s.day.c - s.prevDay.c);
       session.change_percent = s.prevDay.c !== 0 ? ((s.day.c - s.prevDay.c) / s.prevDay.c) * 100 : 0;
     }
   }

@@ -152,7 +152,8 @@ function sessionOf(s: V2Body): Record<string, number> {
 
 function tradeOf(s: V2Body, type: AssetType): Record<string, unknown> | undefined {
   const t = s.lastTrade;
-  if (!t) return undefined;
+  // The v2 snapshot's zeros (a crypto pair without trade ticks) say "no trade": none is sent here.
+  if (!t || Number(t.t) === 0) return undefined;
   const ns = type === 'stocks' ? BigInt(t.t) : BigInt(Math.floor(Number(t.t))) * NS;
   const out: Record<string, unknown> = { conditions: t.c, exchange: t.x };
   if (t.i !== '') out.id = t.i;

@@ -97,6 +97,36 @@ describe('damaged inputs', () => {
     );
   });
 
+  it('a zip entry in UTF-16 or with bytes UTF-8 does not allow is named as such, at its line', async (t) => {
+    if (!hasShared(t, leanDir)) return;
+    const recoded = (path: string, encode: (text: string) => Buffer) => {
+      const [[name, data]] = Object.entries(unzipSync(readFileSync(join(leanDir, path)))) as [
+        [string, Uint8Array],
+      ];
+      return zipSync({ [name]: encode(Buffer.from(data).toString('utf8')) });
+    };
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    // A Latin-1 byte (0xE9) on the third line.
+    const latin1 = (text: string) => {
+      const lines = text.split('\n');
+      lines[2] = `${lines[2]}\u00e9`;
+      return Buffer.from(lines.join('\n'), 'latin1');
+    };
+    put('equity/usa/minute/u16/20131007_trade.zip', recoded(MINUTE_ZIP, utf16));
+    put('equity/usa/minute/lat/20131007_trade.zip', recoded(MINUTE_ZIP, latin1));
+    put('equity/usa/tick/u16/20131011_trade.zip', recoded(TICK_ZIP, utf16));
+    const before = await count('bars');
+    const summary = await ingestLean(store, root, { continueOnError: true });
+    assert.equal(summary.filesIngested, 0);
+    assert.equal(await count('bars'), before);
+    assert.equal(await count('trades'), 0);
+    const message = (dir: string) => summary.errors.find((e) => e.file.includes(dir))?.message ?? '';
+    assert.match(message('minute/u16/'), /csv:1: is not UTF-8 text/);
+    assert.match(message('minute/lat/'), /csv:3: is not UTF-8 text/);
+    assert.match(message('tick/u16/'), /csv:1: is not UTF-8 text/);
+    for (const e of summary.errors) assert.doesNotMatch(e.message, RAW_DATABASE);
+  });
+
   it('a tick zip with a flipped byte is refused whole', async (t) => {
     if (!hasShared(t, leanDir)) return;
     const original = readFileSync(join(leanDir, TICK_ZIP));
@@ -179,7 +209,7 @@ describe('damaged inputs', () => {
     assert.equal(await count('trades'), 1);
   });
 
-  it('flat files: text not in UTF-8, a row with extra columns and a gzip cut short are named as such', async () => {
+  it('flat files: text not in UTF-8 (rows or a UTF-16 header), a row with extra columns and a gzip cut short are named as such', async () => {
     const header = 'ticker,price,size,participant_timestamp\n';
     const row = 'X:BTCUSD,10,1,1600000000000000000\n';
     // Rows that differ, so that the compressed file is larger than the part read for its header.
@@ -197,6 +227,10 @@ describe('damaged inputs', () => {
       put('wide_trades.csv', `${header}${row}X:BTCUSD,10,1,1600000000000000000,7,8\n`),
       put('short_trades.csv.gz', whole.subarray(0, 20)),
       put('cut_trades.csv.gz', whole.subarray(0, Math.floor(whole.length / 2))),
+      put(
+        'utf16_trades.csv',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(header + row, 'utf16le')]),
+      ),
       put('good_trades.csv', header + row),
     ];
     const summary = await ingestFlatFiles(store, paths, { continueOnError: true });
@@ -207,6 +241,7 @@ describe('damaged inputs', () => {
       /wide_trades\.csv:3: expected 4 columns, found more$/,
       /short_trades\.csv\.gz: is cut short: its gzip stream ends early$/,
       /cut_trades\.csv\.gz: is cut short: its gzip stream ends early$/,
+      /utf16_trades\.csv:1: is not UTF-8 text$/,
     ];
     assert.equal(messages.length, expected.length, messages.join('\n'));
     expected.forEach((pattern, i) => {

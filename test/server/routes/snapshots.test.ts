@@ -493,6 +493,17 @@ describe('GET /v3/snapshot/indices', () => {
     assert.deepEqual(responseValidator('/v3/snapshot/indices')(body), []);
   });
 
+  it("writes the session's change at the index's precision, without float noise", async (t) => {
+    // 2023-07-03: SPX minute bars of the day and the hour bars of the session before.
+    const server = await snapshotServer(t, '2023-07-03T12:00:00-04:00');
+    if (!server) return;
+    const { body } = await get(server, '/v3/snapshot/indices?ticker.any_of=I:SPX');
+    const { session } = body.results[0];
+    assert.ok(session.previous_close !== undefined && session.close !== undefined, 'a change to write');
+    assert.equal(session.change, Number((session.close - session.previous_close).toFixed(4)));
+    assert.match(String(session.change), /^-?\d+(\.\d{1,4})?$/);
+  });
+
   it('pages every index by cursor and clamps limit to 250', async (t) => {
     const server = await snapshotServer(t, NOW_IDX);
     if (!server) return;
@@ -533,5 +544,26 @@ describe('GET /v3/snapshot/indices', () => {
     const bad = await get(server, '/v3/snapshot/indices?order=sideways');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.status, 'ERROR');
+  });
+});
+
+describe('GET /v3/snapshot and /v1/summaries of a crypto pair without trade ticks', () => {
+  it('send no last trade, and the summary’s price is the latest minute close', async (t) => {
+    // 12:00 UTC: the Lean BTCUSD minute bars of 2018-04-04 (no trade ticks are stored).
+    const server = await snapshotServer(t, '2018-04-04T12:00:00Z');
+    if (!server) return;
+    const bars = leanRows('crypto/coinbase/minute/btcusd/20180404_trade.zip')
+      .map((r) => r.map(Number))
+      .filter((r) => (r[0] as number) + 60_000 <= 12 * 3_600_000);
+    const lastClose = bars.at(-1)?.[4] as number;
+    const snap = await get(server, '/v3/snapshot?ticker.any_of=X:BTCUSD');
+    assert.equal(snap.status, 200);
+    const [item] = snap.body.results;
+    assert.equal(item.type, 'crypto');
+    // A trade of price 0 at 1970 is no trade: the service leaves out what it does not have.
+    assert.equal(item.last_trade, undefined);
+    const summary = await get(server, '/v1/summaries?ticker.any_of=X:BTCUSD');
+    assert.equal(summary.body.results[0].price, lastClose);
+    assert.equal(summary.body.results[0].session.close, lastClose);
   });
 });

@@ -116,7 +116,7 @@ describe('trades and quotes v3', () => {
     );
   });
 
-  test('forex quotes carry prices and one timestamp', async (t) => {
+  test('forex quotes carry prices, the forex exchange id and one timestamp', async (t) => {
     const server = await fixtureServer(t);
     if (!server) return;
     const raw = leanRows('forex/oanda/tick/eurusd/20140501_quote.zip');
@@ -127,6 +127,9 @@ describe('trades and quotes v3', () => {
       assert.equal(q.ask_price, Number(f[2]));
       assert.equal(q.participant_timestamp, BigInt(Date.UTC(2014, 4, 1) + Number(f[0])) * 1_000_000n);
       assert.equal(q.sip_timestamp, undefined);
+      // Oanda names no venue: the service's forex exchange id, as on the other forex routes.
+      assert.equal(q.ask_exchange, 48);
+      assert.equal(q.bid_exchange, 48);
     });
   });
 
@@ -190,5 +193,81 @@ describe('legacy v2 ticks', () => {
       assert.equal(typeof r.t, 'bigint');
       for (const k of Object.keys(r)) assert.ok(k === 'T' || k in body.map, k);
     }
+  });
+});
+
+describe('the newer option tick endpoints', () => {
+  test('/options/v3/trades and /options/v3/quotes list a contract’s ticks by sort, each naming it, through the official client', async (t) => {
+    const { tempStore } = await import('../ingest/helpers.js');
+    const { ingestFlatFiles } = await import('../../../src/server/ingest/flatfiles.js');
+    const { startServer } = await import('../../../src/server/index.js');
+    const { restClient } = await import('@massive.com/client-js');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const temp = await tempStore();
+    t.after(() => temp.cleanup());
+    const contract = 'O:SPY230901C00430000';
+    const start = 1_691_069_400_000_000_000n; // 2023-08-03 09:30 New York
+    const trades = [0, 1, 2, 3, 4].map((i) => ({
+      t: start + BigInt(i) * 1_000_000_000n,
+      price: 20 + i / 10,
+      size: i + 1,
+    }));
+    const quotes = [0, 1, 2].map((i) => ({
+      t: start + BigInt(i) * 500_000_000n,
+      bid: 19.5 + i / 10,
+      ask: 20 + i / 10,
+    }));
+    const tradesFile = join(temp.dir, 'options_trades.csv');
+    writeFileSync(
+      tradesFile,
+      `ticker,exchange,price,size,sip_timestamp\n${trades.map((r) => `${contract},300,${r.price},${r.size},${r.t}`).join('\n')}\n`,
+    );
+    const quotesFile = join(temp.dir, 'options_quotes.csv');
+    writeFileSync(
+      quotesFile,
+      `ticker,ask_exchange,ask_price,ask_size,bid_exchange,bid_price,bid_size,sequence_number,sip_timestamp\n${quotes
+        .map((q, i) => `${contract},301,${q.ask},5,302,${q.bid},7,${i + 1},${q.t}`)
+        .join('\n')}\n`,
+    );
+    await ingestFlatFiles(temp.store, [tradesFile, quotesFile]);
+    temp.store.close();
+    const server = await startServer({ db: join(temp.dir, 'test.duckdb'), port: 0, log: () => {} });
+    t.after(() => server.close());
+    const api = restClient('k', server.url);
+
+    const first = await api.getOptionsV3TradesTicker({ ticker: contract, limit: 2 });
+    const got = [...(first.results ?? [])];
+    let next = first.next_url;
+    while (next) {
+      const page = parseJson(await (await fetch(next)).text()) as { results: typeof got; next_url?: string };
+      got.push(...page.results);
+      next = page.next_url;
+    }
+    // Newest first unless `sort` says otherwise; every record names the contract.
+    assert.deepEqual(
+      got.map((r) => [r.ticker, BigInt(r.sip_timestamp as never), r.price, r.size, r.exchange]),
+      [...trades].reverse().map((r) => [contract, r.t, r.price, r.size, 300]),
+    );
+    const ascending = await api.getOptionsV3TradesTicker({
+      ticker: contract,
+      sort: 'timestamp.asc',
+      limit: 10,
+    });
+    assert.deepEqual(
+      ascending.results?.map((r) => r.price),
+      trades.map((r) => r.price),
+    );
+    const quoted = await api.getOptionsV3QuotesTicker({ ticker: contract, timestampGte: String(start + 1n) });
+    assert.deepEqual(
+      quoted.results?.map((q) => [q.ticker, q.bid_price, q.ask_price, q.bid_exchange, q.ask_exchange]),
+      quotes
+        .slice(1)
+        .reverse()
+        .map((q) => [contract, q.bid, q.ask, 302, 301]),
+    );
+    const bad = await fetch(`${server.url}/options/v3/trades/${contract}?sort=price.asc`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as { status: string }).status, 'ERROR');
   });
 });
