@@ -242,9 +242,12 @@ export class MarketStream<E extends MarketEvents[StreamMarket]> implements Async
           ),
         );
         break;
-      case 'error':
-        this.options.logger?.(`${this.market} stream: ${message}`);
+      case 'connected':
+      case 'success':
         break;
+      default:
+        // `error`, and what the server says besides the protocol (mdq's replay: `waiting`).
+        this.options.logger?.(`${this.market} stream: ${message}`);
     }
   }
 

@@ -104,6 +104,9 @@ test('mdq alone and out-of-range flags are usage errors (exit 2)', async () => {
     assert.equal(r.code, 2, `--port ${port}: ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`Invalid --port: "${port}"; expected an integer from 0 to 65535`));
   }
+  const from = await runBin(['serve', '--db', simDbPath, '--port', '0', '--replay-from', 'yesterday']);
+  assert.equal(from.code, 2, from.stderr);
+  assert.match(from.stderr, /Invalid --replay-from: "yesterday"; expected .*YYYY-MM-DD or first/);
 });
 
 test('an ingest interrupted by SIGINT removes its staging folder', async (t) => {

@@ -12,7 +12,7 @@ export const KEY = 'stream-key';
 
 /**
  * The local server over the test store, replaying from `REPLAY_DAY` at `max` speed with one accepted
- * key; undefined (the test skipped) when the store was not built.
+ * key (or as `options` say); undefined (the test skipped) when the store was not built.
  */
 export async function startReplayServer(
   t: TestContext,
