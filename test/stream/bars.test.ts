@@ -228,7 +228,7 @@ test('LULD, NOI, FMV and XL2 are answered with a status error naming the channel
   await withServer(t, Date.UTC(2013, 9, 7, 13, 30), async (server) => {
     for (const [market, channel] of [
       ['stocks', 'LULD.SPY'],
-      // Imbalances: the official clients subscribe to them, though mdq's own client has no such channel.
+      // Imbalances: StocksStream and the official clients subscribe to them; none are stored.
       ['stocks', 'NOI.*'],
       ['stocks', 'FMV.*'],
       ['options', 'FMV.O:SPY230803C00430000'],
