@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { AbortError, APIConnectionError, DecodeError, StreamRefusedError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
+import { maskKey } from '../core/mask-key.js';
 import { retryDelay } from '../core/retry.js';
 import { checkChannels, type StreamMarket } from './channels.js';
 import { EventQueue } from './event-queue.js';
@@ -219,9 +220,8 @@ export class MarketStream<E extends MarketEvents[StreamMarket]> implements Async
   }
 
   private onStatus(status: StatusEvent): void {
-    const message = String(status.message ?? '')
-      .split(this.apiKey)
-      .join('(key)');
+    // Without a key (a local server needs none) there is nothing to mask.
+    const message = maskKey(String(status.message ?? ''), this.apiKey);
     const clean: StatusEvent = { ev: 'status', status: String(status.status), message };
     for (const l of this.listeners.status) l(clean);
     switch (clean.status) {

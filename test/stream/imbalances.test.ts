@@ -32,6 +32,34 @@ test('NOI.* is a stocks channel: the server says it is not available, and T.SPY 
   assert.deepEqual(new Set(got.map((e) => e.ev)), new Set(['T']));
 });
 
+test('without a key (a local server needs none) the status messages read as they were sent', async (t) => {
+  const s = await startReplayServer(t, { apiKeys: [] });
+  if (!s) return;
+  const saved = [process.env.MASSIVE_API_KEY, process.env.POLYGON_API_KEY];
+  delete process.env.MASSIVE_API_KEY;
+  delete process.env.POLYGON_API_KEY;
+  t.after(() => {
+    if (saved[0] !== undefined) process.env.MASSIVE_API_KEY = saved[0];
+    if (saved[1] !== undefined) process.env.POLYGON_API_KEY = saved[1];
+  });
+  const lines: string[] = [];
+  const stream = StocksStream(undefined, { baseUrl: s.wsUrl, logger: (l) => lines.push(l) });
+  const statuses: StatusEvent[] = [];
+  stream.on('status', (st) => statuses.push(st));
+  stream.subscribe('NOI.*', 'T.SPY');
+  for await (const ev of stream) if (ev.ev === 'T') break;
+  await stream.close();
+  assert.ok(
+    statuses.some((x) => x.status === 'error' && x.message.startsWith('not available: NOI.*: ')),
+    JSON.stringify(statuses),
+  );
+  assert.ok(!lines.join('\n').includes('(key)'), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => l.startsWith('stocks stream: not available: NOI.*')),
+    lines.join('\n'),
+  );
+});
+
 test('an imbalance event is told apart by its ev, with the fields the wire format gives it', () => {
   // As the service sends it: NYSE's closing auction at 16:00.
   const wire: StocksEvent = JSON.parse(
