@@ -25,7 +25,7 @@ export function upstreamOption(
   const offline = input.options.has('offline') && flagOption(input, 'offline');
   if (positional !== undefined && raw === undefined) {
     throw new UsageError(
-      `Unexpected argument ${JSON.stringify(positional)}; an upstream URL follows --upstream`,
+      `Unexpected argument ${JSON.stringify(positional)}; mdq serve takes no arguments: the store is --db PATH (one file), an upstream URL follows --upstream`,
     );
   }
   const on = alwaysOnline || (raw !== undefined && raw !== 'false');
