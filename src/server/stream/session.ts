@@ -39,8 +39,12 @@ const BATCH = 5_000;
 const FRAME = 500;
 /** Bytes queued on the socket beyond which the replay waits for them to be written. */
 const HIGH_WATER = 1 << 20;
-/** A wait for the next tick longer than this (wall ms) is announced: the replay would look stuck. */
+/**
+ * A wait for the first tick longer than this (wall ms) is announced, and one for a later tick longer
+ * than `GAP_NOTICE_MS`: the replay would look stuck (sparse hours have gaps of seconds).
+ */
 const NOTICE_MS = 10_000;
+const GAP_NOTICE_MS = 60_000;
 
 /** `4 h 0 min`, `2 min 5 s`, `3 d 1 h`: a wall-clock wait, to the unit a reader cares about. */
 export function waitSpan(ms: number): string {
@@ -224,8 +228,8 @@ export class StreamSession {
     const what = first ? 'the first event' : 'the next event';
     const message =
       `replay at ${speed}x real time stands at ${at(clockNs)}; ${what} (${tick.ticker}) is at ` +
-      `${at(tick.sip_timestamp)}, ${waitSpan(wait)} from now; the server's --replay-from first ` +
-      'starts at the first event, --replay-speed max sends without waiting';
+      `${at(tick.sip_timestamp)}, ${waitSpan(wait)} from now; the server's ` +
+      `${first ? '--replay-from first starts at the first event, ' : ''}--replay-speed max sends without waiting`;
     this.sendJson([status('waiting', message)]);
     this.o.log(`stream ${this.o.market}: ${message}`);
   }
@@ -287,7 +291,7 @@ export class StreamSession {
           const wait = due - Date.now();
           if (wait > 0) {
             await flush();
-            if (wait > NOTICE_MS) {
+            if (wait > (sent ? GAP_NOTICE_MS : NOTICE_MS)) {
               const now = clockNs + BigInt(Math.round((Date.now() - startWall) * speed * 1e6));
               this.announceWait(tick, now, wait, speed, !sent);
             }
