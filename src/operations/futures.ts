@@ -91,6 +91,27 @@ export const FUTURES_RESOLUTION =
 const RESOLUTION_ALLOWED =
   'a multiplier and a unit: 1-59sec, 1-59min, 1-23hour, 1-9999session, 1-9999week, 1-11month, 1-3quarter or 1-9999year, e.g. 1min, 5min, 1hour, 1session, 1week';
 
+/** The resolution unit of each timespan of aggregate bars: a day bar of a contract is one session. */
+export const FUTURES_RESOLUTION_UNITS = {
+  second: 'sec',
+  minute: 'min',
+  hour: 'hour',
+  day: 'session',
+  week: 'week',
+  month: 'month',
+  quarter: 'quarter',
+  year: 'year',
+} as const;
+
+/**
+ * The futures resolution of bars of `multiplier` × `timespan` (a timespan of aggregate bars): `1sec`,
+ * `5min`, `1session`…; undefined for a timespan futures have no unit for.
+ */
+export function futuresResolution(multiplier: number, timespan: string): string | undefined {
+  const unit = (FUTURES_RESOLUTION_UNITS as Readonly<Record<string, string>>)[timespan];
+  return unit === undefined ? undefined : `${multiplier}${unit}`;
+}
+
 type RangeType = ReturnType<typeof t.string> | ReturnType<typeof t.date> | ReturnType<typeof t.nsTimestamp>;
 
 /** `<wire>.gt/.gte/.lt/.lte` of a field, named `<name>Gt` and so on. */

@@ -112,8 +112,9 @@ export interface StartServerOptions {
    */
   log?: (line: string) => void;
   /**
-   * Where the WebSocket replay of stored ticks starts: Unix ms, an ISO timestamp, or `YYYY-MM-DD`
-   * (midnight in New York).
+   * Where the WebSocket replay of stored ticks starts: Unix ms, an ISO timestamp, `YYYY-MM-DD`
+   * (midnight in New York), or `'first'` (the first tick a connection subscribes to on the latest day:
+   * no wait for the data to begin).
    * @default the start of the market's latest day of stored ticks
    */
   replayFrom?: number | string;

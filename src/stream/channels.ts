@@ -6,7 +6,7 @@ export type StreamMarket = (typeof STREAM_MARKETS)[number];
 
 /** The channel prefixes of each market (`T.AAPL` subscribes to AAPL's trades). */
 export const STREAM_CHANNELS: Readonly<Record<StreamMarket, readonly string[]>> = {
-  stocks: ['T', 'Q', 'A', 'AM', 'LULD', 'FMV'],
+  stocks: ['T', 'Q', 'A', 'AM', 'LULD', 'NOI', 'FMV'],
   options: ['T', 'Q', 'A', 'AM', 'FMV'],
   forex: ['C', 'CA', 'CAS', 'FMV'],
   crypto: ['XT', 'XQ', 'XA', 'XAS', 'XL2', 'FMV'],

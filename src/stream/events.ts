@@ -88,6 +88,34 @@ export interface LuldEvent {
   q: number;
 }
 
+/**
+ * Net order imbalance of a stock's auction (`NOI`): the buy or sell interest that the exchange's
+ * opening, closing or reopening cross could not pair, published before the cross.
+ */
+export interface ImbalanceEvent {
+  ev: 'NOI';
+  T: string;
+  /** Time of the message, Unix ms. */
+  t: number;
+  /** Time of the auction, New York: hour × 100 + minute (930 is 9:30, 1600 is 16:00). */
+  at: number;
+  /**
+   * Auction: `O` early opening, `M` core opening, `H` reopening after a halt, `C` closing, `P` extreme
+   * closing imbalance, `R` regulatory closing imbalance.
+   */
+  a: string;
+  /** Sequence number of the ticker's messages. */
+  i: number;
+  /** Exchange id. */
+  x: number;
+  /** Imbalance quantity: shares left unpaired. */
+  o: number;
+  /** Paired quantity: shares that would trade at the clearing price. */
+  p: number;
+  /** Book clearing price. */
+  b: number;
+}
+
 /** Fair market value (`FMV`), every market. */
 export interface FairMarketValueEvent {
   ev: 'FMV';
@@ -255,7 +283,13 @@ export interface StatusEvent {
   message: string;
 }
 
-export type StocksEvent = TradeEvent | QuoteEvent | AggregateEvent | LuldEvent | FairMarketValueEvent;
+export type StocksEvent =
+  | TradeEvent
+  | QuoteEvent
+  | AggregateEvent
+  | LuldEvent
+  | ImbalanceEvent
+  | FairMarketValueEvent;
 export type OptionsEvent = TradeEvent | QuoteEvent | AggregateEvent | FairMarketValueEvent;
 export type ForexEvent = ForexQuoteEvent | ForexAggregateEvent | FairMarketValueEvent;
 export type CryptoEvent =

@@ -37,7 +37,7 @@ export function openStream<M extends StreamMarket>(
 
 /**
  * Real-time stock trades (`T`), quotes (`Q`), second and minute aggregates (`A`, `AM`), limit up / limit
- * down bands (`LULD`) and fair market values (`FMV`).
+ * down bands (`LULD`), net order imbalances of the auctions (`NOI`) and fair market values (`FMV`).
  *
  * @example
  * const stream = StocksStream(process.env.MASSIVE_API_KEY);

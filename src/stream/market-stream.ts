@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { AbortError, APIConnectionError, DecodeError, StreamRefusedError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
+import { maskKey } from '../core/mask-key.js';
 import { retryDelay } from '../core/retry.js';
 import { checkChannels, type StreamMarket } from './channels.js';
 import { EventQueue } from './event-queue.js';
@@ -219,9 +220,8 @@ export class MarketStream<E extends MarketEvents[StreamMarket]> implements Async
   }
 
   private onStatus(status: StatusEvent): void {
-    const message = String(status.message ?? '')
-      .split(this.apiKey)
-      .join('(key)');
+    // Without a key (a local server needs none) there is nothing to mask.
+    const message = maskKey(String(status.message ?? ''), this.apiKey);
     const clean: StatusEvent = { ev: 'status', status: String(status.status), message };
     for (const l of this.listeners.status) l(clean);
     switch (clean.status) {
@@ -242,9 +242,12 @@ export class MarketStream<E extends MarketEvents[StreamMarket]> implements Async
           ),
         );
         break;
-      case 'error':
-        this.options.logger?.(`${this.market} stream: ${message}`);
+      case 'connected':
+      case 'success':
         break;
+      default:
+        // `error`, and what the server says besides the protocol (mdq's replay: `waiting`).
+        this.options.logger?.(`${this.market} stream: ${message}`);
     }
   }
 

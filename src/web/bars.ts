@@ -1,7 +1,7 @@
 /** A ticker's bars over a range, from the server's aggregate routes, every page followed. */
 import { getJson, pathOf } from './api.js';
 import type { AssetClass } from './markets.js';
-import { barOperations, futuresOperations } from './operations.js';
+import { barOperations, futuresOperations, futuresResolution } from './operations.js';
 import { nextDay } from './times.js';
 
 /** One bar as the chart takes it: `time` in Unix seconds. */
@@ -29,17 +29,12 @@ export interface BarRequest {
  */
 const MAX_PAGES = 6;
 
-/** The futures resolution of a bar size: `5min`, `1hour`, `1session`… */
-function resolutionOf(multiplier: number, timespan: string): string {
-  const unit = { minute: 'min', hour: 'hour', day: 'session' }[timespan] ?? timespan;
-  return `${multiplier}${unit}`;
-}
-
 /** The first page's path: `/v2/aggs/ticker/…` for every class but futures (`/futures/v1/aggs/…`). */
 export function barsPath(r: BarRequest): string {
   if (r.cls === 'futures') {
     return pathOf(futuresOperations.getAggregates, [r.ticker], {
-      resolution: resolutionOf(r.multiplier, r.timespan),
+      // A timespan futures have no unit for goes as it is: the declaration refuses it, naming it.
+      resolution: futuresResolution(r.multiplier, r.timespan) ?? r.timespan,
       windowStartGte: r.from,
       windowStartLt: nextDay(r.to),
       sort: 'window_start.asc',

@@ -3,7 +3,7 @@
  * taken from its clients' own, so the page and the clients cannot send different requests.
  */
 import { aggregateBars } from '../operations/aggregates.js';
-import { futuresOperations } from '../operations/futures.js';
+import { futuresOperations, futuresResolution } from '../operations/futures.js';
 import { optionContracts, tickers } from '../operations/reference.js';
 import { optionsChainSnapshot } from '../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../operations/trades-quotes.js';
@@ -26,4 +26,4 @@ export const tickOperations = {
   quotes: quotesV3({ name: 'getQuotesV3' }),
 } as const;
 
-export { futuresOperations, optionContracts, optionsChainSnapshot, tickers };
+export { futuresOperations, futuresResolution, optionContracts, optionsChainSnapshot, tickers };

@@ -205,4 +205,10 @@ test('mdq ingest json loads what the CLI wrote as ndjson from a server, once; ex
   const bad = await runBin(['ingest', 'json', file, '--db', target, '--kind', 'bogus']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--kind.*bogus.*dividends/);
+
+  // Dividends given as news: refused, naming the file, the record and the fields news needs.
+  const wrong = await runBin(['ingest', 'json', recorded, '--db', target, '--kind', 'news']);
+  assert.equal(wrong.code, 1, wrong.stderr);
+  assert.match(wrong.stderr, /dividends\.json: record 1 of \d+ .*lacks published_utc; a news record needs/);
+  assert.doesNotMatch(wrong.stderr, /at .*\.js:\d+/, 'a message, not a stack');
 });

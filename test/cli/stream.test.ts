@@ -83,6 +83,32 @@ test('Ctrl-C (SIGINT) ends the stream with exit 0', { timeout: 60_000 }, async (
   assert.equal(await code, 0);
 });
 
+test('a real-time replay whose first event is hours away says so on standard error', {
+  timeout: 60_000,
+}, async (t) => {
+  // Midnight New York; IBM's first quote is at 04:00.
+  const s = await startReplayServer(t, { replaySpeed: 1 });
+  if (!s) return;
+  const child = spawn(process.execPath, [bin, 'stream', 'stocks', 'Q.IBM', '--stream-url', s.wsUrl], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', MASSIVE_API_KEY: KEY },
+  });
+  let err = '';
+  await new Promise<void>((resolve) =>
+    child.stderr.on('data', (d) => {
+      err += String(d);
+      if (err.includes('\n') && err.includes('first event')) resolve();
+    }),
+  );
+  const code = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  child.kill('SIGINT');
+  assert.equal(await code, 0);
+  assert.match(
+    err,
+    /stocks stream: replay at 1x real time stands at 2013-10-07 00:00:.*; the first event \(IBM\) is at 2013-10-07 04:00:00\.054 EDT, (4 h 0|3 h 59) min from now; the server's --replay-from first starts at the first event/,
+  );
+});
+
 test('a channel the market lacks is a usage error (exit 2) naming it', async () => {
   const r = await runBin([
     'stream',

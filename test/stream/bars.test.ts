@@ -6,41 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type RunningServer, startServer } from '../../src/server/index.js';
-import type { Store } from '../../src/server/store/store.js';
+import type { RunningServer } from '../../src/server/index.js';
 import {
   type MarketEvents,
   openStream,
   type StatusEvent,
   type StreamMarket,
 } from '../../src/stream/index.js';
-import { openTestStore } from '../support/store.js';
-import { KEY, RawClient } from './fixture.js';
+import { KEY, RawClient, startReplayServer } from './fixture.js';
 
-async function withServer(
-  t: import('node:test').TestContext,
-  replayFrom: number,
-  fn: (server: RunningServer, store: Store) => Promise<void>,
-): Promise<void> {
-  const store = await openTestStore(t);
-  if (!store) return;
-  const server = await startServer({
-    store,
-    port: 0,
-    apiKeys: [KEY],
-    replayFrom,
-    replaySpeed: 'max',
-    log: () => {},
-  });
-  try {
-    await fn(server, store);
-  } finally {
-    await server.close();
-    store.close();
-  }
-}
-
-/** The first `n` events of `channels` (stopping early after `idleMs` without one: the data has ended). */
+/** The first `n` events of `channels` on `market`. */
 async function events<M extends StreamMarket>(
   server: RunningServer,
   market: M,
@@ -69,45 +44,47 @@ test('forex CA events are the REST minute aggregates of the pair, between its C 
   timeout: 120_000,
 }, async (t) => {
   const fromMs = Date.UTC(2014, 4, 1, 12, 0, 30);
-  await withServer(t, fromMs, async (server) => {
-    const got = await events(server, 'forex', ['CA.C:EUR-USD', 'C.C:EUR-USD'], 3_000);
-    const aggs = got.filter((e) => e.ev === 'CA');
-    assert.ok(aggs.length > 10, `${aggs.length} CA events`);
-    const last = aggs[aggs.length - 1];
-    assert.ok(last && last.ev === 'CA');
-    const body = await rest<{ results: RestBar[] }>(
-      server,
-      `/v2/aggs/ticker/C:EURUSD/range/1/minute/${fromMs}/${last.s}?limit=50000`,
-    );
-    // The window holding the start ends after it: it is the first sent.
-    assert.deepEqual(
-      aggs.map((a) => (a.ev === 'CA' ? [a.pair, a.s, a.e, a.o, a.h, a.l, a.c, a.v] : [])),
-      body.results.map((b) => ['EUR/USD', b.t, b.t + 60_000, b.o, b.h, b.l, b.c, b.v]),
-    );
-    // Each minute comes before the quotes of the instant it ends and after those before it.
-    const time = (e: (typeof got)[number]) => (e.ev === 'CA' ? e.e : e.ev === 'C' ? e.t : Number.NaN);
-    for (let i = 1; i < got.length; i++) {
-      const a = got[i - 1] as (typeof got)[number];
-      const b = got[i] as (typeof got)[number];
-      assert.ok(time(a) <= time(b), `event ${i} out of order`);
-      if (a.ev === 'C' && b.ev === 'CA') assert.ok(a.t < b.e);
-    }
-  });
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server } = s;
+  const got = await events(server, 'forex', ['CA.C:EUR-USD', 'C.C:EUR-USD'], 3_000);
+  const aggs = got.filter((e) => e.ev === 'CA');
+  assert.ok(aggs.length > 10, `${aggs.length} CA events`);
+  const last = aggs[aggs.length - 1];
+  assert.ok(last && last.ev === 'CA');
+  const body = await rest<{ results: RestBar[] }>(
+    server,
+    `/v2/aggs/ticker/C:EURUSD/range/1/minute/${fromMs}/${last.s}?limit=50000`,
+  );
+  // The window holding the start ends after it: it is the first sent.
+  assert.deepEqual(
+    aggs.map((a) => (a.ev === 'CA' ? [a.pair, a.s, a.e, a.o, a.h, a.l, a.c, a.v] : [])),
+    body.results.map((b) => ['EUR/USD', b.t, b.t + 60_000, b.o, b.h, b.l, b.c, b.v]),
+  );
+  // Each minute comes before the quotes of the instant it ends and after those before it.
+  const time = (e: (typeof got)[number]) => (e.ev === 'CA' ? e.e : e.ev === 'C' ? e.t : Number.NaN);
+  for (let i = 1; i < got.length; i++) {
+    const a = got[i - 1] as (typeof got)[number];
+    const b = got[i] as (typeof got)[number];
+    assert.ok(time(a) <= time(b), `event ${i} out of order`);
+    if (a.ev === 'C' && b.ev === 'CA') assert.ok(a.t < b.e);
+  }
 });
 
 test('forex CAS sends nothing, as REST has no second bars of forex, and the replay goes on', {
   timeout: 120_000,
 }, async (t) => {
   const fromMs = Date.UTC(2014, 4, 1, 12);
-  await withServer(t, fromMs, async (server) => {
-    const seconds = await rest<{ results?: RestBar[] }>(
-      server,
-      `/v2/aggs/ticker/C:EURUSD/range/1/second/${fromMs}/${fromMs + 3_600_000}`,
-    );
-    assert.equal(seconds.results, undefined);
-    const got = await events(server, 'forex', ['CAS.*', 'CA.C:EUR-USD'], 30);
-    assert.deepEqual(new Set(got.map((e) => e.ev)), new Set(['CA']));
-  });
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server } = s;
+  const seconds = await rest<{ results?: RestBar[] }>(
+    server,
+    `/v2/aggs/ticker/C:EURUSD/range/1/second/${fromMs}/${fromMs + 3_600_000}`,
+  );
+  assert.equal(seconds.results, undefined);
+  const got = await events(server, 'forex', ['CAS.*', 'CA.C:EUR-USD'], 30);
+  assert.deepEqual(new Set(got.map((e) => e.ev)), new Set(['CA']));
 });
 
 test('crypto XA and XAS are the REST minute and second bars of a day without trade ticks', {
@@ -115,143 +92,147 @@ test('crypto XA and XAS are the REST minute and second bars of a day without tra
 }, async (t) => {
   // BTC-USD has second and minute bars on 2016-10-07: REST builds its minutes from the seconds.
   const fromMs = Date.UTC(2016, 9, 7, 10, 0, 20);
-  await withServer(t, fromMs, async (server) => {
-    for (const [channel, span, n] of [
-      ['XA', 'minute', 40],
-      ['XAS', 'second', 300],
-    ] as const) {
-      const got = await events(server, 'crypto', [`${channel}.X:BTC-USD`], n);
-      assert.equal(got.length, n);
-      const last = got[n - 1];
-      assert.ok(last && (last.ev === 'XA' || last.ev === 'XAS'));
-      const body = await rest<{ results: RestBar[] }>(
-        server,
-        `/v2/aggs/ticker/X:BTCUSD/range/1/${span}/${fromMs}/${last.s}?limit=50000`,
-      );
-      const len = span === 'second' ? 1_000 : 60_000;
-      assert.deepEqual(
-        got.map((a) => (a.ev === channel ? [a.pair, a.s, a.e, a.o, a.h, a.l, a.c, a.v, a.vw] : [a.ev])),
-        body.results.map((b) => ['BTC-USD', b.t, b.t + len, b.o, b.h, b.l, b.c, b.v, b.vw]),
-      );
-    }
-  });
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server } = s;
+  for (const [channel, span, n] of [
+    ['XA', 'minute', 40],
+    ['XAS', 'second', 300],
+  ] as const) {
+    const got = await events(server, 'crypto', [`${channel}.X:BTC-USD`], n);
+    assert.equal(got.length, n);
+    const last = got[n - 1];
+    assert.ok(last && (last.ev === 'XA' || last.ev === 'XAS'));
+    const body = await rest<{ results: RestBar[] }>(
+      server,
+      `/v2/aggs/ticker/X:BTCUSD/range/1/${span}/${fromMs}/${last.s}?limit=50000`,
+    );
+    const len = span === 'second' ? 1_000 : 60_000;
+    assert.deepEqual(
+      got.map((a) => (a.ev === channel ? [a.pair, a.s, a.e, a.o, a.h, a.l, a.c, a.v, a.vw] : [a.ev])),
+      body.results.map((b) => ['BTC-USD', b.t, b.t + len, b.o, b.h, b.l, b.c, b.v, b.vw]),
+    );
+  }
 });
 
 test('index AM and V are the REST minute aggregates of the index and their closes', {
   timeout: 120_000,
 }, async (t) => {
   const fromMs = Date.UTC(2021, 0, 4, 15, 10, 30);
-  await withServer(t, fromMs, async (server) => {
-    const got = await events(server, 'indices', ['AM.I:SPX', 'V.I:SPX', 'A.I:SPX'], 120);
-    assert.equal(got.length, 120);
-    const aggs = got.filter((e) => e.ev === 'AM');
-    const values = got.filter((e) => e.ev === 'V');
-    assert.equal(aggs.length, 60);
-    assert.equal(values.length, 60, 'one value a minute, and no second aggregates (none stored)');
-    const last = aggs[aggs.length - 1];
-    assert.ok(last && last.ev === 'AM');
-    const body = await rest<{ results: RestBar[] }>(
-      server,
-      `/v2/aggs/ticker/I:SPX/range/1/minute/${fromMs}/${last.s}?limit=50000`,
-    );
-    const day = await rest<{ results: RestBar[] }>(
-      server,
-      '/v2/aggs/ticker/I:SPX/range/1/day/2021-01-04/2021-01-04',
-    );
-    assert.deepEqual(
-      aggs.map((a) => (a.ev === 'AM' ? [a.sym, a.s, a.e, a.o, a.h, a.l, a.c, a.op] : [])),
-      body.results.map((b) => ['I:SPX', b.t, b.t + 60_000, b.o, b.h, b.l, b.c, day.results[0]?.o]),
-    );
-    assert.deepEqual(
-      values.map((v) => (v.ev === 'V' ? [v.T, v.t, v.val] : [])),
-      body.results.map((b) => ['I:SPX', b.t + 60_000, b.c]),
-    );
-  });
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server } = s;
+  const got = await events(server, 'indices', ['AM.I:SPX', 'V.I:SPX', 'A.I:SPX'], 120);
+  assert.equal(got.length, 120);
+  const aggs = got.filter((e) => e.ev === 'AM');
+  const values = got.filter((e) => e.ev === 'V');
+  assert.equal(aggs.length, 60);
+  assert.equal(values.length, 60, 'one value a minute, and no second aggregates (none stored)');
+  const last = aggs[aggs.length - 1];
+  assert.ok(last && last.ev === 'AM');
+  const body = await rest<{ results: RestBar[] }>(
+    server,
+    `/v2/aggs/ticker/I:SPX/range/1/minute/${fromMs}/${last.s}?limit=50000`,
+  );
+  const day = await rest<{ results: RestBar[] }>(
+    server,
+    '/v2/aggs/ticker/I:SPX/range/1/day/2021-01-04/2021-01-04',
+  );
+  assert.deepEqual(
+    aggs.map((a) => (a.ev === 'AM' ? [a.sym, a.s, a.e, a.o, a.h, a.l, a.c, a.op] : [])),
+    body.results.map((b) => ['I:SPX', b.t, b.t + 60_000, b.o, b.h, b.l, b.c, day.results[0]?.o]),
+  );
+  assert.deepEqual(
+    values.map((v) => (v.ev === 'V' ? [v.T, v.t, v.val] : [])),
+    body.results.map((b) => ['I:SPX', b.t + 60_000, b.c]),
+  );
 });
 
 test('futures AM events are the REST 1min candles, and T the stored trade ticks, in time order', {
   timeout: 120_000,
 }, async (t) => {
   const fromMs = Date.UTC(2013, 9, 7, 13, 30, 15);
-  await withServer(t, fromMs, async (server, store) => {
-    const got = await events(server, 'futures', ['AM.GCZ3', 'T.GCZ3'], 2_000);
-    const aggs = got.filter((e) => e.ev === 'AM');
-    const trades = got.filter((e) => e.ev === 'T');
-    assert.ok(aggs.length > 3 && trades.length > 100, `${aggs.length} AM, ${trades.length} T`);
-    const last = aggs[aggs.length - 1];
-    assert.ok(last && last.ev === 'AM');
-    const body = await rest<{
-      results: {
-        window_start: number;
-        open: number;
-        high: number;
-        low: number;
-        close: number;
-        volume: number;
-        dollar_volume: number;
-      }[];
-    }>(
-      server,
-      `/futures/v1/aggs/GCZ3?resolution=1min&sort=window_start.asc&limit=5000&window_start.gte=${(fromMs - 15_000) * 1e6}&window_start.lte=${last.s * 1e6}`,
-    );
-    assert.deepEqual(
-      aggs.map((a) => (a.ev === 'AM' ? [a.sym, a.s, a.e, a.o, a.h, a.l, a.c, a.v, a.dv] : [])),
-      body.results.map((b) => [
-        'GCZ3',
-        b.window_start / 1e6,
-        b.window_start / 1e6 + 60_000,
-        b.open,
-        b.high,
-        b.low,
-        b.close,
-        b.volume,
-        b.dollar_volume,
-      ]),
-    );
-    const lastTrade = trades[trades.length - 1];
-    assert.ok(lastTrade && lastTrade.ev === 'T');
-    const stored = await store.all<{ ms: number; q: number; p: number; s: number }>(
-      `SELECT (sip_timestamp // 1000000)::DOUBLE AS ms, sequence_number::DOUBLE AS q, price AS p, size AS s
-         FROM trades WHERE ticker = 'GCZ3' AND sip_timestamp >= $1 ORDER BY sip_timestamp, sequence_number LIMIT $2`,
-      [BigInt(fromMs) * 1_000_000n, BigInt(trades.length)],
-    );
-    assert.deepEqual(
-      trades.map((e) => (e.ev === 'T' ? [e.sym, e.t, e.q, e.p, e.s] : [])),
-      stored.map((r) => ['GCZ3', r.ms, r.q, r.p, r.s]),
-    );
-  });
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server, store } = s;
+  const got = await events(server, 'futures', ['AM.GCZ3', 'T.GCZ3'], 2_000);
+  const aggs = got.filter((e) => e.ev === 'AM');
+  const trades = got.filter((e) => e.ev === 'T');
+  assert.ok(aggs.length > 3 && trades.length > 100, `${aggs.length} AM, ${trades.length} T`);
+  const last = aggs[aggs.length - 1];
+  assert.ok(last && last.ev === 'AM');
+  const body = await rest<{
+    results: {
+      window_start: number;
+      open: number;
+      high: number;
+      low: number;
+      close: number;
+      volume: number;
+      dollar_volume: number;
+    }[];
+  }>(
+    server,
+    `/futures/v1/aggs/GCZ3?resolution=1min&sort=window_start.asc&limit=5000&window_start.gte=${(fromMs - 15_000) * 1e6}&window_start.lte=${last.s * 1e6}`,
+  );
+  assert.deepEqual(
+    aggs.map((a) => (a.ev === 'AM' ? [a.sym, a.s, a.e, a.o, a.h, a.l, a.c, a.v, a.dv] : [])),
+    body.results.map((b) => [
+      'GCZ3',
+      b.window_start / 1e6,
+      b.window_start / 1e6 + 60_000,
+      b.open,
+      b.high,
+      b.low,
+      b.close,
+      b.volume,
+      b.dollar_volume,
+    ]),
+  );
+  const lastTrade = trades[trades.length - 1];
+  assert.ok(lastTrade && lastTrade.ev === 'T');
+  const stored = await store.all<{ ms: number; q: number; p: number; s: number }>(
+    `SELECT (sip_timestamp // 1000000)::DOUBLE AS ms, sequence_number::DOUBLE AS q, price AS p, size AS s
+       FROM trades WHERE ticker = 'GCZ3' AND sip_timestamp >= $1 ORDER BY sip_timestamp, sequence_number LIMIT $2`,
+    [BigInt(fromMs) * 1_000_000n, BigInt(trades.length)],
+  );
+  assert.deepEqual(
+    trades.map((e) => (e.ev === 'T' ? [e.sym, e.t, e.q, e.p, e.s] : [])),
+    stored.map((r) => ['GCZ3', r.ms, r.q, r.p, r.s]),
+  );
 });
 
 test('LULD, NOI, FMV and XL2 are answered with a status error naming the channel, and send nothing', {
   timeout: 120_000,
 }, async (t) => {
-  await withServer(t, Date.UTC(2013, 9, 7, 13, 30), async (server) => {
-    for (const [market, channel] of [
-      ['stocks', 'LULD.SPY'],
-      // Imbalances: the official clients subscribe to them, though mdq's own client has no such channel.
-      ['stocks', 'NOI.*'],
-      ['stocks', 'FMV.*'],
-      ['options', 'FMV.O:SPY230803C00430000'],
-      ['forex', 'FMV.C:EUR-USD'],
-      ['crypto', 'XL2.X:BTC-USD'],
-      ['crypto', 'FMV.*'],
-    ] as const) {
-      const client = await RawClient.open(`${server.url.replace('http', 'ws')}/${market}`);
-      client.send('auth', KEY);
-      client.send('subscribe', channel);
-      await client.until((m) => m.some((x) => x.status === 'error'));
-      const error = client.messages.find((x) => x.status === 'error') as unknown as StatusEvent;
-      assert.match(error.message, new RegExp(`not available: ${channel.replace(/[.*]/g, '\\$&')}: `));
-      assert.ok(!client.messages.some((x) => x.status === 'success'), `${channel} is not subscribed`);
-      // A channel it serves still works on the same connection.
-      const probe = market === 'stocks' ? 'T.SPY' : undefined;
-      if (probe) {
-        client.send('subscribe', probe);
-        await client.until((m) => m.some((x) => x.ev === 'T'));
-        assert.ok(!client.messages.some((x) => x.ev === channel.split('.')[0]));
-      }
-      client.ws.close();
-      await client.closed;
+  const s = await startReplayServer(t, { replayFrom: Date.UTC(2013, 9, 7, 13, 30) });
+  if (!s) return;
+  const { server } = s;
+  for (const [market, channel] of [
+    ['stocks', 'LULD.SPY'],
+    // Imbalances: StocksStream and the official clients subscribe to them; none are stored.
+    ['stocks', 'NOI.*'],
+    ['stocks', 'FMV.*'],
+    ['options', 'FMV.O:SPY230803C00430000'],
+    ['forex', 'FMV.C:EUR-USD'],
+    ['crypto', 'XL2.X:BTC-USD'],
+    ['crypto', 'FMV.*'],
+  ] as const) {
+    const client = await RawClient.open(`${server.url.replace('http', 'ws')}/${market}`);
+    client.send('auth', KEY);
+    client.send('subscribe', channel);
+    await client.until((m) => m.some((x) => x.status === 'error'));
+    const error = client.messages.find((x) => x.status === 'error') as unknown as StatusEvent;
+    assert.match(error.message, new RegExp(`not available: ${channel.replace(/[.*]/g, '\\$&')}: `));
+    assert.ok(!client.messages.some((x) => x.status === 'success'), `${channel} is not subscribed`);
+    // A channel it serves still works on the same connection.
+    const probe = market === 'stocks' ? 'T.SPY' : undefined;
+    if (probe) {
+      client.send('subscribe', probe);
+      await client.until((m) => m.some((x) => x.ev === 'T'));
+      assert.ok(!client.messages.some((x) => x.ev === channel.split('.')[0]));
     }
-  });
+    client.ws.close();
+    await client.closed;
+  }
 });

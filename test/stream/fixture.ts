@@ -3,6 +3,7 @@ import type { TestContext } from 'node:test';
 import type { websocketClient } from '@polygon.io/client-js';
 import WebSocket from 'ws';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import type { Store } from '../../src/server/store/store.js';
 import type { DeclaredTypes } from '../support/declared-types.js';
 import { openTestStore } from '../support/store.js';
 
@@ -12,12 +13,13 @@ export const KEY = 'stream-key';
 
 /**
  * The local server over the test store, replaying from `REPLAY_DAY` at `max` speed with one accepted
- * key; undefined (the test skipped) when the store was not built.
+ * key (or as `options` say), with the store it reads; both are closed after the test. Undefined (the
+ * test skipped) when the store was not built.
  */
 export async function startReplayServer(
   t: TestContext,
   options: { replayFrom?: string | number; replaySpeed?: number | 'max'; apiKeys?: string[] } = {},
-): Promise<{ server: RunningServer; wsUrl: string } | undefined> {
+): Promise<{ server: RunningServer; wsUrl: string; store: Store } | undefined> {
   const store = await openTestStore(t);
   if (!store) return undefined;
   const server = await startServer({
@@ -32,7 +34,7 @@ export async function startReplayServer(
     await server.close();
     store.close();
   });
-  return { server, wsUrl: server.url.replace(/^http/, 'ws') };
+  return { server, wsUrl: server.url.replace(/^http/, 'ws'), store };
 }
 
 /** A raw protocol client: every message received, decoded, in order. */

@@ -98,7 +98,7 @@ test('unknown channels and actions get a status error naming them; the rest of t
   const statuses = c.statuses();
   assert.match(
     statuses[2] ?? '',
-    /^error: unknown channel: XT\.SPY; stocks channels are T, Q, A, AM, LULD, FMV/,
+    /^error: unknown channel: XT\.SPY; stocks channels are T, Q, A, AM, LULD, NOI, FMV/,
   );
   assert.equal(statuses[3], 'success: subscribed to: T.SPY');
   assert.match(statuses[4] ?? '', /^error: unknown channel: nonsense/);

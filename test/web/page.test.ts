@@ -268,6 +268,38 @@ test('the web page in headless Chromium, over the Lean test store', async (t) =>
     assert.equal(drawn.at(-1)!.volume, api.at(-1).volume);
   });
 
+  await t.test('futures second bars are asked for as the futures route spells them (1sec)', async (t) => {
+    if (!(await hasEsz3(server))) {
+      t.skip('the store holds no futures ticks (the small fixture store has no futures)');
+      console.log('# skipped: the store holds no futures');
+      return;
+    }
+    const sent: string[] = [];
+    const note = (r: { url(): string }) => sent.push(r.url());
+    page.on('request', note);
+    let status: string;
+    try {
+      status = await open(page, server, 'ticker=GCZ3&from=2013-10-07&to=2013-10-07&timespan=second', 'chart');
+    } finally {
+      page.off('request', note);
+    }
+    assert.equal(status, 'ready', await statusLine(page));
+    const asked = sent.filter((u) => u.includes('/futures/v1/aggs/GCZ3'));
+    assert.ok(asked.length > 0, sent.join('\n'));
+    assert.ok(
+      asked.every((u) => new URL(u).searchParams.get('resolution') === '1sec'),
+      asked.join('\n'),
+    );
+    const api = await allResults(
+      server,
+      '/futures/v1/aggs/GCZ3?resolution=1sec&window_start.gte=2013-10-07&window_start.lt=2013-10-08&sort=window_start.asc&limit=50000',
+    );
+    assert.ok(api.length > 100, `${api.length} second bars`);
+    const drawn = await drawnBars(page);
+    assert.equal(drawn.length, api.length);
+    assert.equal(drawn.at(-1)!.close, api.at(-1).close);
+  });
+
   await t.test('forex bars are drawn and said to be in UTC', async () => {
     const status = await open(
       page,

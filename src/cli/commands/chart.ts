@@ -2,23 +2,12 @@ import type { Candle } from '../../chart/candles.js';
 import { type ChartRequest, chartTitle, writeChartFile } from '../../chart/file.js';
 import { renderTerminalChart } from '../../chart/terminal.js';
 import type { AsyncFuturesClient } from '../../clients/futures.js';
+import { FUTURES_RESOLUTION_UNITS, futuresResolution } from '../../operations/futures.js';
 import type { FuturesAggregate } from '../../types/futures.js';
 import { type CommandDef, type CommandInput, flagOption, intOption } from '../command.js';
 import type { CliContext } from '../context.js';
 import { type ClientFamily, familyOfTicker } from '../families.js';
 import { UsageError } from '../usage-error.js';
-
-/** The futures `resolution` unit of a chart's timespan: a day bar is one session. */
-const FUTURES_UNIT: Readonly<Record<string, string>> = {
-  second: 'sec',
-  minute: 'min',
-  hour: 'hour',
-  day: 'session',
-  week: 'week',
-  month: 'month',
-  quarter: 'quarter',
-  year: 'year',
-};
 
 /**
  * The candles of a futures chart: second, minute and hour candles of the range in chunks (with
@@ -31,13 +20,13 @@ async function fetchFuturesCandles(
   req: ChartRequest,
   family: ClientFamily,
 ): Promise<{ candles: Candle[]; timeZone: string }> {
-  const unit = FUTURES_UNIT[req.timespan];
-  if (unit === undefined) {
+  const resolution = futuresResolution(req.multiplier, req.timespan);
+  if (resolution === undefined) {
     throw new UsageError(
-      `Invalid --timespan: ${JSON.stringify(req.timespan)}; expected one of ${Object.keys(FUTURES_UNIT).join(', ')}`,
+      `Invalid --timespan: ${JSON.stringify(req.timespan)}; expected one of ${Object.keys(FUTURES_RESOLUTION_UNITS).join(', ')}`,
     );
   }
-  const resolution = `${req.multiplier}${unit}`;
+  const unit = FUTURES_RESOLUTION_UNITS[req.timespan as keyof typeof FUTURES_RESOLUTION_UNITS];
   const client = family.create(ctx.connection.apiKey, {
     ...(ctx.connection.baseUrl !== undefined && { baseUrl: ctx.connection.baseUrl }),
     logger: (line) => ctx.note(line),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IngestProgress, IngestSummary } from '../../server/ingest/index.js';
-import { JSON_KINDS, type JsonKind } from '../../server/ingest/json-kinds.js';
+import { JSON_KIND_FIELDS, JSON_KINDS, type JsonKind } from '../../server/ingest/json-kinds.js';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
 import type { DuckDbStore } from '../../server/store/duckdb-store.js';
 import { type CommandDef, flagOption, type OptionDef } from '../command.js';
@@ -241,7 +241,11 @@ export const ingestCommands: readonly CommandDef[] = [
       {
         name: 'kind',
         type: JSON_KINDS.join('|'),
-        doc: 'Kind of the records.',
+        doc: `Kind of the records; a file with a record that lacks the fields of its kind is refused (${Object.entries(
+          JSON_KIND_FIELDS,
+        )
+          .map(([k, fields]) => `${k}: ${fields.join(', ')}`)
+          .join('; ')}).`,
         default: 'from the content',
       },
     ],

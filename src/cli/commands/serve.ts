@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
+import { parseReplayFrom } from '../../server/stream/replay-options.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -24,7 +25,7 @@ export function upstreamOption(
   const offline = input.options.has('offline') && flagOption(input, 'offline');
   if (positional !== undefined && raw === undefined) {
     throw new UsageError(
-      `Unexpected argument ${JSON.stringify(positional)}; an upstream URL follows --upstream`,
+      `Unexpected argument ${JSON.stringify(positional)}; mdq serve takes no arguments: the store is --db PATH (one file), an upstream URL follows --upstream`,
     );
   }
   const on = alwaysOnline || (raw !== undefined && raw !== 'false');
@@ -117,9 +118,9 @@ export const serveCommand: CommandDef = {
     },
     {
       name: 'replay-from',
-      type: 'unix ms|ISO time|YYYY-MM-DD',
-      default: "the market's latest day of ticks",
-      doc: 'Where the WebSocket replay of stored ticks starts (without it, the simulated market streams live).',
+      type: 'unix ms|ISO time|YYYY-MM-DD|first',
+      default: "midnight New York of the market's latest day of ticks",
+      doc: 'Where the WebSocket replay of stored ticks starts; first: at the first event subscribed to, on that day (without the flag, the simulated market streams live).',
     },
     {
       name: 'replay-speed',
@@ -187,6 +188,15 @@ export const serveCommand: CommandDef = {
       throw new UsageError(
         `Invalid --replay-speed: ${JSON.stringify(replaySpeed)}; expected a positive number or max`,
       );
+    }
+    if (replayFrom !== undefined && replayFrom !== 'first') {
+      try {
+        parseReplayFrom(/^\d+$/.test(replayFrom) ? Number(replayFrom) : replayFrom);
+      } catch {
+        throw new UsageError(
+          `Invalid --replay-from: ${JSON.stringify(replayFrom)}; expected Unix ms, an ISO time, YYYY-MM-DD or first`,
+        );
+      }
     }
     const publicUrl = input.options.get('public-url');
     const port = intOption(input, 'port', 8765, 0, 65_535);

@@ -14,9 +14,9 @@ import { emptyCounts, type RowCounts } from './staging.js';
  * companies, IPOs, splits, ticker events) from saved API responses, so that the server answers them.
  */
 
-import { JSON_KINDS, type JsonKind } from './json-kinds.js';
+import { JSON_KIND_FIELDS, JSON_KINDS, type JsonKind } from './json-kinds.js';
 
-export { JSON_KINDS, type JsonKind };
+export { JSON_KIND_FIELDS, JSON_KINDS, type JsonKind };
 
 /** Options of {@link ingestJson}. */
 export interface JsonIngestOptions extends IngestOptions {
@@ -185,18 +185,34 @@ export interface RecordRows {
   splits: [string, string, number, number][];
 }
 
+/** The first field names of a record, for messages. */
+const someFields = (r: Json) => {
+  const keys = Object.keys(r);
+  return `${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}` || 'no fields';
+};
+
 /**
  * The rows of `found` records, each of `kind` when given, else of the kind its file or fields give it.
- * @throws IngestError for a record whose kind cannot be told, or a split without its fields.
+ * @throws IngestError for a record whose kind cannot be told, one without a field its kind needs
+ *   ({@link JSON_KIND_FIELDS}: a file of another kind given as this one), or a split without its fields.
  */
 export function recordRows(found: readonly Found[], file: string, kind?: JsonKind): RecordRows {
   const out: RecordRows = { records: [], splits: [] };
-  for (const f of found) {
+  for (const [i, f] of found.entries()) {
     const k = kind ?? f.kind ?? kindOfRecord(f.record);
     if (!k) {
       throw new IngestError(
         { file },
-        `holds a record whose kind cannot be told from its fields (${Object.keys(f.record).slice(0, 8).join(', ')}); give --kind, one of ${JSON_KINDS.join(', ')}`,
+        `holds a record whose kind cannot be told from its fields (${someFields(f.record)}); give --kind, one of ${JSON_KINDS.join(', ')}`,
+      );
+    }
+    const needs = JSON_KIND_FIELDS[k];
+    const missing = needs.filter((n) => f.record[n] === undefined || f.record[n] === null);
+    if (missing.length > 0) {
+      throw new IngestError(
+        { file },
+        `record ${i + 1} of ${found.length} (fields ${someFields(f.record)}) lacks ${missing.join(', ')}; ` +
+          `a ${k} record needs ${needs.join(', ')}${kind ? ' (is --kind right?)' : ''}`,
       );
     }
     if (k === 'splits') out.splits.push(splitOf(f.record, file));

@@ -1,8 +1,10 @@
 import type WebSocket from 'ws';
+import { NEW_YORK } from '../../dates/time-zone.js';
 import { STREAM_CHANNELS, type StreamMarket, splitChannel } from '../../stream/channels.js';
+import { formatTime } from '../../table/time-format.js';
 import { Aggregator } from './aggregator.js';
 import type { Feed } from './feeds.js';
-import { type TickerFilter, type TickKey, type TickReader, tickKey } from './tick-source.js';
+import { type Tick, type TickerFilter, type TickKey, type TickReader, tickKey } from './tick-source.js';
 
 /** How fast a replay runs: a multiple of real time, or as fast as the client reads. */
 export type ReplaySpeed = number | 'max';
@@ -13,6 +15,11 @@ export interface ReplayPlan {
   /** Unix ns. */
   fromNs: bigint;
   speed: ReplaySpeed;
+  /**
+   * Whether the replay's clock starts at the first tick the subscriptions bring (at or after `fromNs`)
+   * instead of at `fromNs`: no wait for the data to begin.
+   */
+  atFirst?: boolean;
 }
 
 /** What every session of one server shares. */
@@ -32,6 +39,21 @@ const BATCH = 5_000;
 const FRAME = 500;
 /** Bytes queued on the socket beyond which the replay waits for them to be written. */
 const HIGH_WATER = 1 << 20;
+/**
+ * A wait for the first tick longer than this (wall ms) is announced, and one for a later tick longer
+ * than `GAP_NOTICE_MS`: the replay would look stuck (sparse hours have gaps of seconds).
+ */
+const NOTICE_MS = 10_000;
+const GAP_NOTICE_MS = 60_000;
+
+/** `4 h 0 min`, `2 min 5 s`, `3 d 1 h`: a wall-clock wait, to the unit a reader cares about. */
+export function waitSpan(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  const [d, h, m] = [Math.floor(s / 86_400), Math.floor((s % 86_400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${m} min`;
+  return m > 0 ? `${m} min ${s % 60} s` : `${s} s`;
+}
 
 const status = (s: string, message: string) => ({ ev: 'status', status: s, message });
 
@@ -196,10 +218,29 @@ export class StreamSession {
     });
   }
 
+  /**
+   * Says, on the connection (a status `waiting`) and in the server's log, that the replay waits `wait`
+   * wall ms for the tick at `tickNs` while its clock stands at `clockNs`, and how not to wait.
+   */
+  private announceWait(tick: Tick, clockNs: bigint, wait: number, speed: number, first: boolean): void {
+    const zone = this.o.market === 'forex' || this.o.market === 'crypto' ? 'UTC' : NEW_YORK;
+    const at = (ns: bigint) => formatTime(Number(ns / 1_000_000n), zone);
+    const what = first ? 'the first event' : 'the next event';
+    const message =
+      `replay at ${speed}x real time stands at ${at(clockNs)}; ${what} (${tick.ticker}) is at ` +
+      `${at(tick.sip_timestamp)}, ${waitSpan(wait)} from now; the server's ` +
+      `${first ? '--replay-from first starts at the first event, ' : ''}--replay-speed max sends without waiting`;
+    this.sendJson([status('waiting', message)]);
+    this.o.log(`stream ${this.o.market}: ${message}`);
+  }
+
   private async replay(): Promise<void> {
     const { feed } = this.o;
-    const { source, fromNs, speed } = await this.o.plan();
-    const startWall = Date.now();
+    const { source, fromNs, speed, atFirst = false } = await this.o.plan();
+    let startWall = Date.now();
+    /** The replay time at `startWall` (Unix ns). */
+    let clockNs = fromNs;
+    let sent = false;
     const aggregator = new Aggregator(feed);
     let after: TickKey | undefined;
     let frame: unknown[] = [];
@@ -242,14 +283,23 @@ export class StreamSession {
         if (this.stopped || this.changed) break;
         const tMs = Number(tick.sip_timestamp / 1_000_000n);
         if (speed !== 'max') {
-          const due = startWall + Number(tick.sip_timestamp - fromNs) / 1e6 / speed;
+          if (atFirst && !sent) {
+            startWall = Date.now();
+            clockNs = tick.sip_timestamp;
+          }
+          const due = startWall + Number(tick.sip_timestamp - clockNs) / 1e6 / speed;
           const wait = due - Date.now();
           if (wait > 0) {
             await flush();
+            if (wait > (sent ? GAP_NOTICE_MS : NOTICE_MS)) {
+              const now = clockNs + BigInt(Math.round((Date.now() - startWall) * speed * 1e6));
+              this.announceWait(tick, now, wait, speed, !sent);
+            }
             await this.sleep(wait);
             if (this.stopped || this.changed) break;
           }
         }
+        sent = true;
         closeUntil(tMs);
         if (tick.kind === 0) {
           if ((feed.second || feed.minute) && aggregator.needsHistory(tick.ticker, tMs)) {

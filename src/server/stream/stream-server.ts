@@ -7,6 +7,7 @@ import { STREAM_MARKETS, type StreamMarket } from '../../stream/channels.js';
 import type { Store } from '../store/store.js';
 import { FEEDS } from './feeds.js';
 import { isSimulatedStore, LiveSource } from './live-source.js';
+import { parseReplayFrom, parseReplaySpeed } from './replay-options.js';
 import { type ReplayPlan, type ReplaySpeed, StreamSession } from './session.js';
 import { TickSource } from './tick-source.js';
 
@@ -17,8 +18,10 @@ export interface StreamServerOptions {
   /** Accepted keys; without any, every non-empty key is accepted. */
   apiKeys: readonly string[];
   /**
-   * Where every replay starts: Unix ms, an ISO timestamp, or `YYYY-MM-DD` (midnight in New York).
-   * Without it, a store of the simulated market streams live (ticks generated now, in real time).
+   * Where every replay starts: Unix ms, an ISO timestamp, `YYYY-MM-DD` (midnight in New York), or
+   * `'first'`: the first tick a connection's subscriptions bring on the market's latest day, so that
+   * the first event comes at once. Without it, a store of the simulated market streams live (ticks
+   * generated now, in real time).
    * @default the start (New York midnight) of the market's latest day of stored ticks
    */
   replayFrom?: number | string | undefined;
@@ -38,34 +41,6 @@ export interface StreamServer {
   close(): Promise<void>;
 }
 
-/** Parses `--replay-from` into Unix ns. */
-export function parseReplayFrom(value: number | string): bigint {
-  if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.floor(value)) * 1_000_000n;
-  if (typeof value === 'string') {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-      const ms = startOfDay(value, NEW_YORK);
-      if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
-    } else if (/^\d+$/.test(value)) return BigInt(value) * 1_000_000n;
-    else {
-      const ms = Date.parse(value);
-      if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n;
-    }
-  }
-  throw new Error(`Invalid replay start: ${String(value)}; expected Unix ms, an ISO timestamp or YYYY-MM-DD`);
-}
-
-/** Parses `--replay-speed`: a positive number or `max`. */
-export function parseReplaySpeed(value: ReplaySpeed | string): ReplaySpeed {
-  if (value === 'max') return 'max';
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isFinite(n) || n <= 0 || (typeof value === 'string' && value.trim() === '')) {
-    throw new Error(
-      `Invalid replay speed: ${String(value)}; expected a positive number (1 = real time) or max`,
-    );
-  }
-  return n;
-}
-
 const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
 
 /**
@@ -77,7 +52,8 @@ const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest(
  * @throws Error for a bad `replayFrom` or `replaySpeed`, before anything listens.
  */
 export function streamServer(options: StreamServerOptions): StreamServer {
-  const from = options.replayFrom === undefined ? undefined : parseReplayFrom(options.replayFrom);
+  const atFirst = options.replayFrom === 'first';
+  const from = options.replayFrom === undefined || atFirst ? undefined : parseReplayFrom(options.replayFrom);
   const speed = parseReplaySpeed(options.replaySpeed ?? 1);
   const digests = options.apiKeys.filter((k) => k !== '').map(digest);
   const accepts = (key: string) => {
@@ -118,7 +94,10 @@ export function streamServer(options: StreamServerOptions): StreamServer {
   };
   const plan = (market: StreamMarket) => async (): Promise<ReplayPlan> => {
     // A store that cannot say (no meta table) is not the simulated market.
-    live ??= from === undefined ? isSimulatedStore(options.store).catch(() => false) : Promise.resolve(false);
+    live ??=
+      from === undefined && !atFirst
+        ? isSimulatedStore(options.store).catch(() => false)
+        : Promise.resolve(false);
     if (await live) {
       let source = lives.get(market);
       if (!source) {
@@ -127,7 +106,7 @@ export function streamServer(options: StreamServerOptions): StreamServer {
       }
       return { source, fromNs: BigInt(Date.now()) * 1_000_000n, speed: 1 };
     }
-    return { source: sourceOf(market), fromNs: await replayFrom(market), speed };
+    return { source: sourceOf(market), fromNs: await replayFrom(market), speed, atFirst };
   };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '').slice(1) ?? '';

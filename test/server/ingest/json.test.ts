@@ -82,7 +82,7 @@ describe('mdq ingest json', () => {
     });
   });
 
-  test('a file with a record of no known kind is refused whole, naming --kind; --kind loads it', async (t) => {
+  test('a file with a record of no known kind is refused whole, naming --kind', async (t) => {
     if (!hasShared(t, DIVIDENDS)) return;
     await withStore(async (store, dir) => {
       const mixed = join(dir, 'mixed.ndjson');
@@ -98,8 +98,45 @@ describe('mdq ingest json', () => {
       const summary = await ingestJson(store, [mixed, DIVIDENDS], { continueOnError: true });
       assert.equal(summary.filesFailed, 1);
       assert.equal(summary.filesIngested, 1);
-      const forced = await ingestJson(store, [mixed], { kind: 'dividends' });
-      assert.equal(forced.rows.reference_records, 2);
+    });
+  });
+
+  test('--kind refuses a file whose records lack the fields of that kind, naming file, record and fields', async (t) => {
+    if (!hasShared(t, NEWS)) return;
+    await withStore(async (store, dir) => {
+      await assert.rejects(ingestJson(store, [NEWS], { kind: 'dividends' }), (e: Error) => {
+        assert.match(e.message, /news&ticker=NFLX\.json/);
+        assert.match(e.message, /record 1 of 1/);
+        assert.match(e.message, /lacks ticker, cash_amount/);
+        assert.match(e.message, /dividends record needs/);
+        return true;
+      });
+      const mixed = join(dir, 'mixed.ndjson');
+      const [first] = resultsOf(DIVIDENDS) as object[];
+      writeFileSync(mixed, `${JSON.stringify(first)}\n${JSON.stringify({ foo: 1 })}\n`);
+      await assert.rejects(
+        ingestJson(store, [mixed], { kind: 'dividends' }),
+        /mixed\.ndjson: record 2 of 2 \(fields foo\)/,
+      );
+      assert.equal((await store.all('SELECT * FROM reference_records')).length, 0, 'nothing of either file');
+      assert.equal((await store.all('SELECT * FROM ingested_files')).length, 0);
+    });
+  });
+
+  test('--kind loads records of that kind with fields beyond those it needs, kept in the body', async () => {
+    await withStore(async (store, dir) => {
+      // Neither article_url nor publisher: the kind cannot be told from the fields, --kind tells it.
+      const item = { title: 'Note', published_utc: '2024-01-02T10:00:00Z', tickers: ['A'], house_note: 7 };
+      const file = join(dir, 'notes.ndjson');
+      writeFileSync(file, `${JSON.stringify(item)}\n`);
+      await assert.rejects(ingestJson(store, [file]), /--kind/);
+      const loaded = await ingestJson(store, [file], { kind: 'news' });
+      assert.equal(loaded.rows.reference_records, 1);
+      const [row] = await store.all<{ ticker: string; body: string }>(
+        "SELECT ticker, body FROM reference_records WHERE kind = 'news'",
+      );
+      assert.equal(row?.ticker, 'A');
+      assert.deepEqual(JSON.parse(row?.body ?? '{}'), item);
     });
   });
 

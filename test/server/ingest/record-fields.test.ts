@@ -43,7 +43,7 @@ const ODD: Found[] = [
   // Ticker lists: several, empty, with a null, absent; numbers as text fields.
   { kind: 'news', record: { id: 'n1', tickers: ['X', 'Y'], published_utc: '2024-01-02T03:04:05Z' } },
   { kind: 'news', record: { id: 'n2', tickers: [], published_utc: '2024-01-03T00:00:00Z' } },
-  { kind: 'news', record: { id: 'n3', tickers: ['Z', null] } },
+  { kind: 'news', record: { id: 'n3', tickers: ['Z', null], published_utc: '2024-01-04T00:00:00Z' } },
   { kind: 'financials', record: { cik: 320193, sic: '3571', company_name: 'Ä Corp', financials: {} } },
   {
     kind: 'ipos',
