@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { startServer } from '../../../src/server/index.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
+import { withFuturesCachingServer } from '../../support/futures-upstream.js';
+import type { ProxyAction } from '../../support/scripted-proxy.js';
+import { type Answer, allPages, countRows, get, withoutOrigin } from '../../support/upstream-rig.js';
+
+/**
+ * Futures through the caching server: candles, trades and quotes stored as data (other resolutions,
+ * sub-ranges, sorts and pages answered from them), contracts, products, schedules, exchanges, market
+ * status and snapshots stored as answered; all answered again with no upstream call, and offline.
+ */
+
+/** 2014-01-06 12:00 UTC, a Monday: the sessions of the stored data have all ended. */
+const NOW = Date.UTC(2014, 0, 6, 12);
+
+const normal = withoutOrigin;
+
+/** ns of a UTC instant. */
+const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
+/** The session of trading date 2013-10-08: 18:00 New York on the 7th to 17:00 on the 8th. */
+const SESSION = { start: Date.UTC(2013, 9, 7, 22), end: Date.UTC(2013, 9, 8, 21) };
+
+/** Requests answered first through the upstream, then from the store alone. */
+const RECORDED = [
+  '/futures/v1/aggs/GCZ3?resolution=1min&window_start.gte=2013-10-07&window_start.lt=2013-10-12&limit=50000&sort=window_start.asc',
+  '/futures/v1/aggs/ESZ3?resolution=1min&window_start.gte=2013-10-08&window_start.lt=2013-10-10&limit=2000',
+  '/futures/v1/aggs/ESZ3?resolution=1hour&window_start.gte=2013-10-01&window_start.lt=2013-10-12&limit=50000',
+  '/futures/v1/aggs/GCZ3?resolution=1session&window_start.gte=2013-09-01&window_start.lt=2013-10-12',
+  '/futures/v1/aggs/ESZ3?resolution=1session&window_start.gte=2013-10-01&window_start.lt=2014-01-01&limit=200',
+  '/futures/v1/trades/GCZ3?session_end_date=2013-10-08&limit=20000&sort=timestamp.asc',
+  '/futures/v1/quotes/GCZ3?session_end_date=2013-10-08',
+  '/futures/v1/contracts?product_code=GC&limit=3',
+  '/futures/v1/products',
+  '/futures/v1/schedules?product_code=ES&session_end_date.gte=2013-10-07&session_end_date.lte=2013-10-11',
+  '/futures/v1/exchanges',
+  '/futures/v1/market-status',
+  '/futures/v1/snapshot?product_code=GC',
+  '/futures/vX/contracts?ticker=ESZ3',
+];
+
+/** Requests the recorded ones cover: other resolutions, sub-ranges, sorts, pages, the other path generation. */
+const COVERED: [path: string, rolledUp: boolean][] = [
+  [
+    '/futures/v1/aggs/GCZ3?resolution=5min&window_start.gte=2013-10-07&window_start.lt=2013-10-10&limit=5000',
+    true,
+  ],
+  [
+    `/futures/v1/aggs/GCZ3?resolution=1min&window_start.gte=${ns(SESSION.start + 3_600_000)}&window_start.lt=${ns(SESSION.start + 7_200_000)}&limit=30`,
+    false,
+  ],
+  ['/futures/vX/aggs/GCZ3?resolution=1min&window_start=2013-10-09&limit=50&sort=window_start.asc', false],
+  ['/futures/v1/aggs/ESZ3?resolution=4hour&window_start.gte=2013-10-07&window_start.lt=2013-10-11', true],
+  ['/futures/v1/aggs/ESZ3?resolution=15min&window_start.gte=2013-10-08&window_start.lt=2013-10-09', true],
+  ['/futures/v1/aggs/ESZ3?resolution=1week&window_start.gte=2013-10-06&window_start.lt=2013-12-29', true],
+  ['/futures/v1/aggs/ESZ3?resolution=1month&window_start.gte=2013-10-01&window_start.lt=2013-12-01', true],
+  ['/futures/v1/aggs/ESZ3?resolution=3session&window_start.gte=2013-10-14&window_start.lt=2013-11-20', true],
+  ['/futures/v1/aggs/ESZ3?resolution=1quarter&window_start=2013-10-01', true],
+  [
+    '/futures/v1/aggs/ESZ3?resolution=1session&window_start.gte=2013-11-01&window_start.lt=2013-11-08&sort=window_start.asc&limit=2',
+    false,
+  ],
+  [
+    `/futures/v1/aggs/GCZ3?resolution=30sec&window_start.gte=${ns(SESSION.start)}&window_start.lt=${ns(SESSION.end)}&limit=5000`,
+    false,
+  ],
+  [
+    `/futures/v1/trades/GCZ3?timestamp.gte=${ns(Date.UTC(2013, 9, 8, 13))}&timestamp.lt=${ns(Date.UTC(2013, 9, 8, 13, 10))}&limit=100`,
+    false,
+  ],
+  ['/futures/vX/quotes/GCZ3?session_end_date=2013-10-08&limit=5&sort=timestamp.asc', false],
+];
+
+/**
+ * Candles rolled up from stored candles sum the service's dollar volumes, each rounded to the cent:
+ * equal to the service's within half a cent a candle summed (at most 23 sessions a month). Everything
+ * else is exact.
+ */
+function sameCandles(got: any, want: any, what: string): void {
+  const { results: g = [], request_id: _g, next_url: gn, ...gRest } = got;
+  const { results: w = [], request_id: _w, next_url: wn, ...wRest } = want;
+  assert.deepEqual(gRest, wRest, what);
+  assert.equal(gn === undefined, wn === undefined, `${what}: next_url`);
+  assert.equal(g.length, w.length, `${what}: candle count ${g.length} vs ${w.length}`);
+  g.forEach((candle: any, i: number) => {
+    const { dollar_volume: gd, ...gc } = candle;
+    const { dollar_volume: wd, ...wc } = w[i];
+    assert.deepEqual(gc, wc, `${what}: candle ${i}`);
+    assert.ok(Math.abs(gd - wd) <= 0.2, `${what}: candle ${i} dollar volume ${gd} vs ${wd}`);
+  });
+}
+
+describe('caching server: futures', () => {
+  test('candles, trades, quotes and reference answers are stored, then answered with other resolutions and sub-ranges with no upstream call, also offline', async (t) => {
+    await withFuturesCachingServer(t, {}, NOW, async ({ server: upstream, proxy, cache, logged, db }) => {
+      const truth = upstream.url;
+      const first = new Map<string, string[]>();
+      for (const path of RECORDED) {
+        const got = await allPages(cache.url, path, 5);
+        const want = await allPages(truth, path, 5);
+        assert.equal(got.length, want.length, `${path}: pages`);
+        got.forEach((page, i) => {
+          assert.equal(page.status, 200, `${path}: ${page.text.slice(0, 300)}`);
+          assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth), path);
+        });
+        if (path.includes('/aggs/') || path.includes('/trades/'))
+          assert.ok(got[0]?.body.results.length > 0, `${path} has results`);
+        first.set(
+          path,
+          got.map((p) => normal(p.text, cache.url)),
+        );
+      }
+      assert.ok(
+        (first.get(RECORDED.find((p) => p.includes('/trades/')) as string)?.length ?? 0) > 1,
+        'the trades have further pages',
+      );
+      assert.ok(
+        logged.some((l) =>
+          /stored \d+ futures trades of GCZ3 for 2013-10-08\.\.2013-10-08 \(2 pages\)/.test(l),
+        ),
+      );
+      assert.ok(
+        logged.some((l) => /stored \d+ futures minute candles of GCZ3 for 2013-10-07\.\.2013-10-12/.test(l)),
+      );
+      const store = cache.store as DuckDbStore;
+      assert.ok(
+        (await countRows(store, "SELECT * FROM bars WHERE ticker = 'GCZ3' AND resolution = 'minute'")) > 1000,
+      );
+      assert.ok((await countRows(store, "SELECT * FROM trades WHERE ticker = 'GCZ3'")) > 50_000);
+      const calls = proxy.seen.length;
+      assert.equal(cache.upstream?.upstreamRequests, calls);
+      const truthOf = new Map<string, Answer>();
+      for (const [path] of COVERED) truthOf.set(path, await get(truth, path));
+
+      // The upstream goes away; the proxy stays to count any call.
+      await upstream.close();
+      for (const path of RECORDED) {
+        const again = (await allPages(cache.url, path, 5)).map((p) => normal(p.text, cache.url));
+        assert.deepEqual(again, first.get(path), path);
+      }
+      const covered = new Map<string, Answer>();
+      for (const [path, rolledUp] of COVERED) {
+        const got = await get(cache.url, path);
+        const want = truthOf.get(path) as Answer;
+        assert.equal(got.status, 200, `${path}: ${got.text.slice(0, 300)}`);
+        assert.ok(want.body.results.length > 0, `${path} has results`);
+        if (rolledUp) sameCandles(got.body, want.body, path);
+        else assert.equal(normal(got.text, cache.url), normal(want.text, truth), path);
+        covered.set(path, got);
+      }
+      assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
+      await cache.close();
+
+      // The same file, offline: what is stored answers; what is not is a 404 naming it.
+      const offline = await startServer({
+        db,
+        port: 0,
+        upstream: { offline: true },
+        log: () => {},
+        now: NOW,
+      });
+      try {
+        for (const path of RECORDED) {
+          const again = (await allPages(offline.url, path, 5)).map((p) => normal(p.text, offline.url));
+          assert.deepEqual(again, first.get(path), `offline ${path}`);
+        }
+        for (const [path] of COVERED) {
+          const again = await get(offline.url, path);
+          assert.equal(
+            normal(again.text, offline.url),
+            normal((covered.get(path) as Answer).text, cache.url),
+            `offline ${path}`,
+          );
+        }
+        const missing = await get(
+          offline.url,
+          '/futures/v1/aggs/GCZ3?resolution=1min&window_start.gte=2013-10-04&window_start.lt=2013-10-08',
+        );
+        assert.equal(missing.status, 404, missing.text);
+        assert.equal(missing.body.status, 'NOT_FOUND');
+        assert.match(
+          missing.body.message,
+          /futures minute candles of GCZ3 for 2013-10-04\.\.2013-10-06; this server is offline/,
+        );
+        const noTrades = await get(offline.url, '/futures/v1/trades/GCZ3?session_end_date=2013-10-09');
+        assert.equal(noTrades.status, 404, noTrades.text);
+        assert.match(noTrades.body.message, /futures trades of GCZ3 for 2013-10-09\.\.2013-10-09/);
+      } finally {
+        await offline.close();
+      }
+      assert.equal(proxy.seen.length, calls);
+    });
+  });
+});
