@@ -192,4 +192,35 @@ describe('caching server: futures', () => {
       assert.equal(proxy.seen.length, calls);
     });
   });
+
+  for (const [name, fault, status] of [
+    ['a 500', { status: 500 }, 500],
+    ['a connection dropped halfway through the page', 'drop-mid-body', 502],
+  ] as const) {
+    test(`${name} on the second page of a futures fetch stores nothing; the next request fetches it whole`, async (t) => {
+      await withFuturesCachingServer(t, { maxRetries: 0 }, NOW, async ({ lean, proxy, cache }) => {
+        const store = cache.store as DuckDbStore;
+        // GCZ3's trades of 2013-10-08: two pages upstream (50,000 a page).
+        const path = '/futures/v1/trades/GCZ3?session_end_date=2013-10-08&limit=10';
+        proxy.script = (req): ProxyAction => (req.url.includes('cursor=') ? fault : 'forward');
+        const failed = await get(cache.url, path);
+        assert.equal(failed.status, status, failed.text);
+        assert.equal(failed.body.status, 'ERROR');
+        assert.match(failed.body.error, /nothing of this request was stored/);
+        assert.equal(proxy.seen.length, 2);
+        assert.equal(await countRows(store, 'SELECT * FROM trades'), 0);
+        assert.equal(await countRows(store, 'SELECT * FROM coverage'), 0);
+
+        proxy.script = () => 'forward';
+        const ok = await get(cache.url, path);
+        assert.equal(ok.status, 200, ok.text);
+        assert.equal(ok.body.results.length, 10);
+        const day = `SELECT * FROM trades WHERE ticker = 'GCZ3' AND sip_timestamp >= ${ns(SESSION.start)} AND sip_timestamp < ${ns(SESSION.end)}`;
+        const stored = await countRows(store, day);
+        assert.equal(stored, await countRows(lean, day));
+        assert.ok(stored > 50_000);
+        assert.equal(proxy.seen.length, 4);
+      });
+    });
+  }
 });
