@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
-import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
+import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
+import { firstOpenTradingDate } from '../../../src/server/upstream/futures-kinds.js';
+import { ReadThrough } from '../../../src/server/upstream/read-through.js';
 import { withFuturesCachingServer } from '../../support/futures-upstream.js';
 import type { ProxyAction } from '../../support/scripted-proxy.js';
 import { type Answer, allPages, countRows, get, withoutOrigin } from '../../support/upstream-rig.js';
@@ -223,4 +226,57 @@ describe('caching server: futures', () => {
       });
     });
   }
+
+  test('a trading date is final once its session has ended (17:00 New York), the next one opens at once', () => {
+    // 2013-10-08 in New York (EDT, UTC-4): 16:00, 17:30, 18:30 and 23:00.
+    assert.equal(firstOpenTradingDate(Date.UTC(2013, 9, 8, 20)), '2013-10-08');
+    assert.equal(firstOpenTradingDate(Date.UTC(2013, 9, 8, 21, 30)), '2013-10-09');
+    assert.equal(firstOpenTradingDate(Date.UTC(2013, 9, 8, 22, 30)), '2013-10-09');
+    assert.equal(firstOpenTradingDate(Date.UTC(2013, 9, 9, 3)), '2013-10-09');
+  });
+
+  test('stored futures are listed final, fetched again by a refresh and removed by a clear', async (t) => {
+    await withFuturesCachingServer(t, {}, NOW, async ({ lean, proxy, cache, db }) => {
+      const minutes = `/futures/v1/aggs/GCZ3?resolution=1min&window_start.gte=${ns(SESSION.start)}&window_start.lt=${ns(SESSION.end)}`;
+      for (const path of [minutes, '/futures/v1/trades/GCZ3?session_end_date=2013-10-08']) {
+        assert.equal((await get(cache.url, path)).status, 200, path);
+      }
+      await cache.close();
+      const store = await DuckDbStore.open(db);
+      const layer = new ReadThrough(
+        store,
+        { url: proxy.url },
+        () => {},
+        () => NOW,
+      );
+      try {
+        const status = await cacheStatus(store, 'GCZ3');
+        assert.deepEqual(
+          status.ranges.map((r) => [r.kind, r.first, r.last, r.final]),
+          [
+            ['futures:minute', '2013-10-08', '2013-10-08', true],
+            ['futures:trades', '2013-10-08', '2013-10-08', true],
+          ],
+        );
+        const calls = proxy.seen.length;
+        const done = await layer.refresh('GCZ3', { first: '2013-10-08', last: '2013-10-08' });
+        assert.deepEqual(done.map((d) => d.kind).sort(), ['futures:minute', 'futures:trades']);
+        assert.equal(proxy.seen.length, calls + 3, 'minutes in one page, trades in two');
+        // The session's rows, as the upstream holds them.
+        for (const sql of [
+          `SELECT * FROM bars WHERE ticker = 'GCZ3' AND resolution = 'minute' AND t >= ${SESSION.start} AND t < ${SESSION.end}`,
+          `SELECT * FROM trades WHERE ticker = 'GCZ3' AND sip_timestamp >= ${ns(SESSION.start)} AND sip_timestamp < ${ns(SESSION.end)}`,
+        ]) {
+          assert.equal(await countRows(store, sql), await countRows(lean, sql), sql);
+        }
+        assert.equal(await clearCache(store, 'GCZ3'), 2);
+        assert.equal(await countRows(store, "SELECT * FROM bars WHERE ticker = 'GCZ3'"), 0);
+        assert.equal(await countRows(store, "SELECT * FROM trades WHERE ticker = 'GCZ3'"), 0);
+        assert.equal(await countRows(store, 'SELECT * FROM coverage'), 0);
+      } finally {
+        await layer.close();
+        store.close();
+      }
+    });
+  });
 });
