@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
@@ -7,6 +10,8 @@ import { firstOpenTradingDate } from '../../../src/server/upstream/futures-kinds
 import { ReadThrough } from '../../../src/server/upstream/read-through.js';
 import { withFuturesCachingServer } from '../../support/futures-upstream.js';
 import type { ProxyAction } from '../../support/scripted-proxy.js';
+import { hasShared, referenceDir } from '../../support/shared.js';
+import { withStoreFile } from '../../support/store.js';
 import { type Answer, allPages, countRows, get, withoutOrigin } from '../../support/upstream-rig.js';
 
 /**
@@ -278,5 +283,71 @@ describe('caching server: futures', () => {
         store.close();
       }
     });
+  });
+
+  test("the service's dollar volume and transactions of a candle are stored and answered; its settlement price is not kept", async (t) => {
+    const spec = `${referenceDir}openapi.json`;
+    if (!hasShared(t, spec)) return;
+    // The specification's example answer of session candles (GCJ5, 2025-02-04 and 05): the upstream
+    // answers those of them within the range asked.
+    const example = JSON.parse(readFileSync(spec, 'utf8')).paths['/futures/v1/aggs/{ticker}'].get.responses[
+      '200'
+    ].content['application/json'].example;
+    const seen: string[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      const query = new URL(req.url ?? '', 'http://upstream').searchParams;
+      const [gte, lt] = ['window_start.gte', 'window_start.lt'].map((k) => Number(query.get(k)));
+      const results = example.results.filter(
+        (r: { window_start: number }) => r.window_start >= (gte as number) && r.window_start < (lt as number),
+      );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...example, results }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    try {
+      await withStoreFile(async (db) => {
+        const cache = await startServer({
+          db,
+          port: 0,
+          upstream: { url },
+          log: () => {},
+          now: Date.UTC(2025, 1, 10),
+        });
+        try {
+          const path =
+            '/futures/v1/aggs/GCJ5?resolution=1session&window_start.gte=2025-02-04&window_start.lt=2025-02-06';
+          for (let i = 0; i < 2; i++) {
+            const got = await get(cache.url, `${path}&sort=window_start.asc`);
+            assert.equal(got.status, 200, got.text);
+            assert.deepEqual(
+              got.body.results,
+              example.results.map(({ settlement_price: _, ...candle }: Record<string, number>) => ({
+                ...candle,
+                window_start: BigInt(candle.window_start as number),
+              })),
+            );
+          }
+          assert.equal(seen.length, 1, seen.join('\n'));
+          assert.match(
+            seen[0] as string,
+            /^\/futures\/v1\/aggs\/GCJ5\?resolution=1session&window_start\.gte=/,
+          );
+          // The week holding them sums them (its other days fetched: none).
+          const week = await get(cache.url, '/futures/v1/aggs/GCJ5?resolution=1week&window_start=2025-02-02');
+          const [a, b] = example.results;
+          assert.equal(week.body.results[0].transactions, a.transactions + b.transactions);
+          assert.equal(
+            week.body.results[0].dollar_volume,
+            Math.round((a.dollar_volume + b.dollar_volume) * 100) / 100,
+          );
+          assert.equal(week.body.results.length, 1);
+        } finally {
+          await cache.close();
+        }
+      });
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });
