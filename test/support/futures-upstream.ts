@@ -26,7 +26,11 @@ export const futuresRoot = `${sharedDir}marketdata-futures/lean/`;
  */
 export async function withFuturesCachingServer(
   t: TestContext,
-  options: { maxRetries?: number },
+  options: {
+    maxRetries?: number;
+    /** Writes rows into the caching server's empty store before it opens (as if ingested). */
+    seed?: (store: DuckDbStore) => Promise<void>;
+  },
   now: number,
   fn: (rig: CachingServer) => Promise<void>,
 ): Promise<void> {
@@ -61,10 +65,21 @@ export async function withFuturesCachingServer(
     try {
       await withStoreFile(async (db) => {
         const logged: string[] = [];
+        if (options.seed) {
+          const seeded = await DuckDbStore.open(db);
+          try {
+            await options.seed(seeded);
+          } finally {
+            seeded.close();
+          }
+        }
         const cache = await startServer({
           db,
           port: 0,
-          upstream: { ...options, url: proxy.url },
+          upstream: {
+            ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+            url: proxy.url,
+          },
           log: (line) => logged.push(line),
           now,
         });

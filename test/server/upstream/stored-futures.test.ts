@@ -4,11 +4,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
+import { ingestLean } from '../../../src/server/ingest/lean.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
 import { firstOpenTradingDate } from '../../../src/server/upstream/futures-kinds.js';
 import { ReadThrough } from '../../../src/server/upstream/read-through.js';
-import { withFuturesCachingServer } from '../../support/futures-upstream.js';
+import { futuresRoot, withFuturesCachingServer } from '../../support/futures-upstream.js';
 import type { ProxyAction } from '../../support/scripted-proxy.js';
 import { hasShared, referenceDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
@@ -349,5 +350,34 @@ describe('caching server: futures', () => {
     } finally {
       await new Promise((resolve) => upstream.close(resolve));
     }
+  });
+
+  test('futures rows ingested from files stay as they are: their dates are covered as such, not fetched into', async (t) => {
+    await withFuturesCachingServer(
+      t,
+      { seed: (store) => ingestLean(store, futuresRoot).then(() => {}) },
+      NOW,
+      async ({ server: upstream, proxy, cache }) => {
+        const store = cache.store as DuckDbStore;
+        const minutes = "SELECT * FROM bars WHERE ticker = 'GCZ3' AND resolution = 'minute'";
+        const before = await countRows(store, minutes);
+        // 2013-10-04 (a Friday) holds no rows: it is stored from upstream; the 7th and 8th keep their files.
+        const path =
+          '/futures/v1/aggs/GCZ3?resolution=1min&window_start.gte=2013-10-04&window_start.lt=2013-10-08&limit=50000';
+        const got = await get(cache.url, path);
+        assert.equal(got.status, 200, got.text);
+        assert.equal(normal(got.text, cache.url), normal((await get(upstream.url, path)).text, upstream.url));
+        assert.equal(proxy.seen.length, 1);
+        assert.equal(await countRows(store, minutes), before, 'no row written twice');
+        const status = await cacheStatus(store, 'GCZ3');
+        assert.deepEqual(
+          status.ranges.map((r) => [r.first, r.last, r.source]),
+          [
+            ['2013-10-04', '2013-10-06', 'upstream'],
+            ['2013-10-07', '2013-10-08', 'files'],
+          ],
+        );
+      },
+    );
   });
 });
