@@ -331,7 +331,9 @@ export interface FuturesAggQuery {
  * Sunday, a month, quarter or year on its first day, UTC).
  *
  * From bars: open and close of the first and last bar, high and low over the bars, volume summed,
- * dollar volume Σ volume × typical price (h + l + c) / 3 of each bar (the bars carry no tick prices).
+ * dollar volume Σ volume × the bar's average price (`vw`, which bars the caching server stored from the
+ * service's candles carry) or, without one, its typical price (h + l + c) / 3 (Lean's bars carry no tick
+ * prices); transactions summed where the bars count them.
  * From trade ticks (second candles): open and close of the first and last trade in time and sequence
  * order, high and low over the trades, volume Σ size, dollar volume Σ price × size, transactions the
  * count of trades.
@@ -354,7 +356,8 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
        sum(size) AS volume, sum(price * size) AS dollar_volume, count(*) AS transactions,
        ${d.intDiv('max(sip_timestamp)', '1000000')} AS last`
     : `${d.argMin('o', 't')} AS open, max(h) AS high, min(l) AS low, ${d.argMax('c', 't')} AS close,
-       sum(v) AS volume, sum(v * (h + l + c) / 3) AS dollar_volume, NULL AS transactions, max(t) AS last`;
+       sum(v) AS volume, sum(v * coalesce(vw, (h + l + c) / 3)) AS dollar_volume, sum(n) AS transactions,
+       max(t) AS last`;
   const rows = await store.all<{
     ws: bigint;
     open: number;

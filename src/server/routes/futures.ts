@@ -15,25 +15,23 @@ import {
   futuresDataDates,
   futuresSnapshotData,
   futuresWindow,
-  futuresWindowStart,
   marketStateAt,
   queryFuturesAggs,
-  sessionBoundsMs,
   sessionEndDate,
   sessionEvents,
   storedFuturesContracts,
   tradingDates,
-  utcDayStart,
 } from '../market/futures.js';
+import { futuresCandleBounds, futuresTickBounds } from '../market/futures-bounds.js';
 import { queryTicks } from '../market/ticks.js';
 import { FUTURES_EXCHANGES } from '../reference-data/futures-exchanges.js';
-import { parseRequest, routePattern, timestampBounds } from '../validate.js';
+import { parseRequest, routePattern } from '../validate.js';
 
 /**
- * Futures (both path generations, `v1` and `vX`): aggregates from the stored bars, trades from the
- * stored ticks, quotes (none: the store holds no futures tick quotes), contracts, products, schedules
- * and market status from the exchange's rules (`market/futures.ts`), the snapshot from the stored data
- * up to the server's "now", exchanges from CME Group's markets (`reference-data/futures-exchanges.ts`).
+ * Futures (both path generations, `v1` and `vX`): aggregates from the stored bars, trades and quotes
+ * from the stored ticks (Lean's data has no tick quotes: only those a caching server stored), contracts,
+ * products, schedules and market status from the exchange's rules (`market/futures.ts`), the snapshot
+ * from the stored data up to the server's "now", exchanges from CME Group's markets (`reference-data/futures-exchanges.ts`).
  */
 export function futuresRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   for (const version of ['v1', 'vX'] as const) {
@@ -62,14 +60,6 @@ function contractTicker(c: Context<AppEnv>, values: ReadonlyMap<string, DecodedV
   }
 }
 
-/** A `window_start` value in ms: a date is UTC midnight of that day. */
-function startMs(v: DecodedValue | undefined): number | undefined {
-  if (v === undefined || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  if ('date' in v) return utcDayStart(v.date);
-  if ('ns' in v) return Number(v.ns / 1_000_000n);
-  return v.ms;
-}
-
 async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpec): Promise<Response> {
   const req = parseRequest(op, c, { resolution: '1session', limit: 1000, sort: 'window_start.desc' });
   const ticker = contractTicker(c, req.values);
@@ -80,31 +70,7 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
   }
   const limit = req.values.get('limit') as number;
   const asc = req.values.get('sort') === 'window_start.asc';
-  // The exact value, `gt` and `gte` snap to the candle holding them (`gte` takes in that candle, `gt`
-  // starts after it); `lte` and `lt` compare candle starts.
-  const snap = (ms: number) => futuresWindowStart(window, ms);
-  let gte: number | undefined;
-  let lt: number | undefined;
-  const lower = (ms: number | undefined) => {
-    if (ms !== undefined && (gte === undefined || ms > gte)) gte = ms;
-  };
-  const upper = (ms: number | undefined) => {
-    if (ms !== undefined && (lt === undefined || ms < lt)) lt = ms;
-  };
-  const exact = req.values.get('window_start');
-  const exactMs = startMs(exact);
-  if (exactMs !== undefined) {
-    const isDate = typeof exact === 'object' && exact !== null && 'date' in exact;
-    lower(snap(exactMs));
-    upper(isDate ? exactMs + 86_400_000 : snap(exactMs) + 1);
-  }
-  const gtMs = startMs(req.values.get('window_start.gt'));
-  if (gtMs !== undefined) lower(snap(gtMs) + 1);
-  const gteMs = startMs(req.values.get('window_start.gte'));
-  if (gteMs !== undefined) lower(snap(gteMs));
-  const lteMs = startMs(req.values.get('window_start.lte'));
-  if (lteMs !== undefined) upper(lteMs + 1);
-  upper(startMs(req.values.get('window_start.lt')));
+  const { gte, lt } = futuresCandleBounds(req.values, window);
   const after = keysetPosition(req, ['int']);
   const rows = await queryFuturesAggs(ctx.store, {
     ticker,
@@ -150,7 +116,7 @@ function candleSessionEnd(window: FuturesWindow, candle: FuturesCandle): string 
   return sessionEndDate(Number(candle.window_start / 1_000_000n));
 }
 
-/** Trades (from ticks) or quotes (none stored) of a contract, by timestamp. */
+/** Trades or quotes of a contract (from the stored ticks), by timestamp. */
 async function ticks(
   c: Context<AppEnv>,
   ctx: ServerContext,
@@ -168,40 +134,41 @@ async function ticks(
     );
   }
   const desc = !first.endsWith('.asc');
-  const bounds = timestampBounds(req.values, 'UTC');
-  const session = req.values.get('session_end_date');
-  if (session !== undefined) {
-    const date = typeof session === 'object' && 'date' in session ? session.date : String(session);
-    const { start, end } = sessionBoundsMs(date);
-    const lo = BigInt(start) * 1_000_000n;
-    const hi = BigInt(end) * 1_000_000n;
-    if (bounds.gte === undefined || lo > bounds.gte) bounds.gte = lo;
-    if (bounds.lt === undefined || hi < bounds.lt) bounds.lt = hi;
-  }
+  const bounds = futuresTickBounds(req.values);
   const after = keysetPosition(req, ['int', 'int']);
-  // The store holds no futures tick quotes (Lean's futures data has quote bars only): an empty list.
-  const rows =
-    table === 'quotes'
-      ? []
-      : await queryTicks(ctx.store, 'trades', {
-          ticker,
-          bounds,
-          desc,
-          limit: limit + 1,
-          ...(after && { after }),
-        });
+  // Lean's futures data has quote bars only: quotes are those the caching server stored, if any.
+  const rows = await queryTicks(ctx.store, table, {
+    ticker,
+    bounds,
+    desc,
+    limit: limit + 1,
+    ...(after && { after }),
+  });
   const page = keysetPage(c, req, rows, limit, (r) => [r.sip_timestamp, r.sequence_number], {
     limit: String(limit),
     sort: desc ? 'timestamp.desc' : 'timestamp.asc',
   });
-  const results = page.rows.map((r) => ({
-    price: r.price,
-    sequence_number: r.sequence_number,
-    session_end_date: sessionEndDate(Number(BigInt(r.sip_timestamp) / 1_000_000n)),
-    size: r.size,
-    ticker,
-    timestamp: r.sip_timestamp,
-  }));
+  const sessionOf = (ns: bigint) => sessionEndDate(Number(BigInt(ns) / 1_000_000n));
+  const results =
+    table === 'trades'
+      ? page.rows.map((r) => ({
+          price: r.price,
+          sequence_number: r.sequence_number,
+          session_end_date: sessionOf(r.sip_timestamp),
+          size: r.size,
+          ticker,
+          timestamp: r.sip_timestamp,
+        }))
+      : page.rows.map((r) => ({
+          ...(r.ask_price !== null && { ask_price: r.ask_price }),
+          ...(r.ask_size !== null && { ask_size: r.ask_size }),
+          ...(r.bid_price !== null && { bid_price: r.bid_price }),
+          ...(r.bid_size !== null && { bid_size: r.bid_size }),
+          sequence_number: r.sequence_number,
+          session_end_date: sessionOf(r.sip_timestamp),
+          ticker,
+          timestamp: r.sip_timestamp,
+        }));
   return sendJson(c, {
     results,
     status: 'OK',

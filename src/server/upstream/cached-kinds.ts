@@ -16,6 +16,7 @@ import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { JsonKind } from '../ingest/json-kinds.js';
 import { dayStartNs } from '../validate.js';
 import type { CachedKind } from './cached-kind.js';
+import { FUTURES_KINDS } from './futures-kinds.js';
 import {
   answerStorage,
   groupedStorage,
@@ -286,6 +287,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   tickerListing,
   contractListing,
   storedAnswer,
+  ...FUTURES_KINDS,
 ];
 
 const BY_NAME = new Map(CACHED_KINDS.map((k) => [k.name, k]));

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
 import { dayOf } from '../../dates/time-zone.js';
 import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
+import { SNAPSHOT_DIRECTIONS } from '../../operations/enums.js';
 import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import {
@@ -17,6 +18,7 @@ import {
   tickers,
 } from '../../operations/reference.js';
 import {
+  gainersAndLosers,
   indicesSnapshot,
   optionContractSnapshot,
   optionsChainSnapshot,
@@ -30,6 +32,7 @@ import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } fr
 import { dayStartMs, parseRequest, timestampBounds } from '../validate.js';
 import { GROUPED, LIVE } from './cached-kinds.js';
 import { ALL_DAYS, type CoverageKind, type DayRange, dayNumber, dayText } from './coverage.js';
+import { FUTURES_PLANS } from './futures-plans.js';
 
 /**
  * What each route the caching server answers from the store needs stored first, one plan per route
@@ -300,7 +303,7 @@ function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
 
 /**
  * Routes answered as the service answered them, stored under their request: snapshots of many tickers
- * (not the gainers and losers, whose route the many-ticker one would also match), of an option chain or
+ * (the gainers and losers: see `MOVERS`), of an option chain or
  * contract, of indices, universal snapshots, the v1 last forex quote and crypto trade; crypto's grouped
  * daily bars (stamped with each day's last trading minute, which daily bars do not hold); indicators
  * (the local route computes them over every stored bar of the ticker, so stored bars of a range do not
@@ -332,6 +335,21 @@ const LEGACY_TICKS = [
   { kind: 'quotes', op: legacyTicks('nbbo') },
 ] as const;
 
+/** The gainers and losers of each market, stored as answered under their request, like snapshots. */
+const MOVERS = (['us/markets/stocks', 'global/markets/forex', 'global/markets/crypto'] as const).map(
+  gainersAndLosers,
+);
+
+/**
+ * The gainers or losers of a market. Their route's pattern matches the many-ticker snapshot's path too
+ * (`…/tickers`), whose own plan comes first: when that plan leaves such a request to the local route,
+ * this one needs nothing and leaves it there.
+ */
+function moversNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
+  const direction = c.req.param('direction') ?? '';
+  return (SNAPSHOT_DIRECTIONS as readonly string[]).includes(direction) ? answerNeeds(c, op) : [];
+}
+
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
 
@@ -361,4 +379,6 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: tickers, needs: tickersNeeds },
   { op: optionContracts, needs: contractsNeeds },
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
+  ...MOVERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => moversNeeds(c, op) })),
+  ...FUTURES_PLANS,
 ];

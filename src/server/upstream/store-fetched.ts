@@ -31,9 +31,11 @@ export const list = (v: unknown): string => (Array.isArray(v) && v.length > 0 ? 
 export const text = (v: unknown): string => (typeof v === 'string' ? v.replace(/[\t\n\r]/g, ' ') : '');
 
 /** The bounds (Unix ms) of a range of days; ranges reach far in time (splits: every day), rows never do. */
-function rangeMs(at: Covered): [number, number] {
-  const from = at.range.first < '1900-01-01' ? -(2 ** 53) : dayStartMs(at.range.first, at.tz, 0);
-  const to = at.range.last > '2999-12-31' ? 2 ** 53 : dayStartMs(at.range.last, at.tz, 1);
+function rangeMs(at: Covered, days?: DayClock): [number, number] {
+  const start = (day: string, next: 0 | 1) =>
+    days ? days.startMs(dayText(dayNumber(day) + next)) : dayStartMs(day, at.tz, next);
+  const from = at.range.first < '1900-01-01' ? -(2 ** 53) : start(at.range.first, 0);
+  const to = at.range.last > '2999-12-31' ? 2 ** 53 : start(at.range.last, 1);
   return [from, to];
 }
 
@@ -62,6 +64,16 @@ export interface TableRows {
   timeMs(record: Json): number;
   /** The staged line of a fetched record (column order of `BULK_COLUMNS`); `index` counts the fetch's records. */
   line(ticker: string, record: Json, index: number): string;
+  /** The days its coverage counts, when not the market's midnight to midnight (see {@link DayClock}). */
+  days?: DayClock;
+}
+
+/** Where a kind's covered days start and which day an instant belongs to (futures count trading dates). */
+export interface DayClock {
+  /** The first instant (Unix ms) of `day`; the day ends where the next one starts. */
+  startMs(day: string): number;
+  /** The day of an instant (Unix ms). */
+  of(ms: number): string;
 }
 
 /**
@@ -70,13 +82,15 @@ export interface TableRows {
  */
 export function tableStorage(rows: TableRows): Storage {
   const scale = rows.time === 't' ? 1n : 1_000_000n;
+  const clock = (tz: string): DayClock =>
+    rows.days ?? { startMs: (d) => dayStartMs(d, tz, 0), of: (ms) => dayOf(ms, tz) };
   /** The condition on the ticker (and resolution) of rows of table alias `a`. */
   const where = (a = '') =>
     rows.resolution === undefined ? `${a}ticker = $1` : `${a}ticker = $1 AND ${a}resolution = $2`;
   const keys = (ticker: string): SqlValue[] =>
     rows.resolution === undefined ? [ticker] : [ticker, rows.resolution];
   const removal = (at: Covered): Statement => {
-    const [from, to] = rangeMs(at);
+    const [from, to] = rangeMs(at, rows.days);
     const params = keys(at.ticker);
     const n = params.length;
     return {
@@ -101,7 +115,7 @@ export function tableStorage(rows: TableRows): Storage {
     const table = days
       .map(
         (d, i) =>
-          `(${i}, ${BigInt(dayStartMs(d, f.tz, 0)) * scale}, ${BigInt(dayStartMs(d, f.tz, 1)) * scale})`,
+          `(${i}, ${BigInt(clock(f.tz).startMs(d)) * scale}, ${BigInt(clock(f.tz).startMs(dayText(dayNumber(d) + 1))) * scale})`,
       )
       .join(', ');
     const held = await store.all<{ i: number }>(
@@ -117,7 +131,7 @@ export function tableStorage(rows: TableRows): Storage {
     async write(store, f) {
       const files = await daysHoldingFiles(store, f);
       const lines = results(f.pages)
-        .filter((r) => files.size === 0 || !files.has(dayOf(rows.timeMs(r), f.tz)))
+        .filter((r) => files.size === 0 || !files.has(clock(f.tz).of(rows.timeMs(r))))
         .map((r, i) => rows.line(f.ticker, r, i));
       const staged = stage(rows.table, lines);
       try {
