@@ -11,6 +11,7 @@ export const JSON_KINDS = [
   'ipos',
   'splits',
   'ticker_events',
+  'tickers',
 ] as const;
 
 /** A kind of reference record. */
