@@ -23,6 +23,11 @@ export interface Fetched {
   fetchedAt: number;
   /** The first market day whose session had not ended at `fetchedAt`: days before it are final. */
   today: string;
+  /**
+   * An answer about a past period fetched after it had ended: it cannot change any more, and its
+   * coverage is final.
+   */
+  settled?: boolean;
 }
 
 /** The rows a kind stored for a ticker and range of days (in `tz`). */

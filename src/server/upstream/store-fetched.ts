@@ -228,7 +228,16 @@ export function answerStorage(kind: string): Storage {
           'INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ($1, $2, $2, NULL, $3)',
           [kind, f.ticker, stringifyJson(body)],
         );
-        await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);
+        await recordCoverage(
+          store,
+          f.ticker,
+          f.kind,
+          f.range,
+          f.fetchedAt,
+          f.today,
+          'upstream',
+          f.settled === true,
+        );
       });
       return 0;
     },
