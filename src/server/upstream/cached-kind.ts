@@ -53,6 +53,11 @@ export interface Storage {
   write(store: Store, f: Fetched): Promise<number>;
   /** The statements that remove what the kind stored of a ticker and range; none when it owns no rows. */
   remove(at: Covered): Statement[];
+  /**
+   * A query of what the kind stored of a ticker and range, for `mdq cache status`: its `rows`, and the
+   * `bytes` of an answer stored as text. None for a kind that owns no rows.
+   */
+  size?(at: Covered): Statement;
 }
 
 /** A kind of data the caching server stores with its coverage. */
