@@ -21,8 +21,8 @@ import {
  */
 
 /**
- * The clock of every server: a listed ticker's `last_updated_utc` is the answering server's day, which
- * the store does not keep.
+ * The clock of every server: a ticker of the Lean store has no `last_updated_utc` of its own, and is
+ * listed with the upstream's day.
  */
 const NOW = Date.UTC(2013, 9, 9, 15);
 
