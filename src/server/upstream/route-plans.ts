@@ -264,6 +264,10 @@ const STORED_TICKER_SORTS = new Set([
   'currency_name',
   'base_currency_symbol',
   'base_currency_name',
+  'cik',
+  'composite_figi',
+  'share_class_figi',
+  'last_updated_utc',
   'delisted_utc',
 ]);
 

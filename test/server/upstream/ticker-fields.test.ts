@@ -7,7 +7,7 @@ import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { startScriptedProxy } from '../../support/scripted-proxy.js';
 import { hasShared, recordedDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
-import { allPages, withoutOrigin } from '../../support/upstream-rig.js';
+import { allPages, get, withoutOrigin } from '../../support/upstream-rig.js';
 
 /**
  * The tickers listing keeps every field the service gives: the real recorded pages, loaded by
@@ -79,6 +79,17 @@ describe('caching server: tickers listing fields', () => {
               'through the cache',
             );
             online = pages.map((p) => withoutOrigin(p.text, cache.url));
+            // Another sort, by a field only the service's records give, from the store.
+            const byCik = '/v3/reference/tickers?market=stocks&sort=cik&order=desc';
+            const sorted = await get(cache.url, byCik);
+            assert.equal(
+              withoutOrigin(sorted.text, cache.url),
+              withoutOrigin((await get(upstream.url, byCik)).text, upstream.url),
+            );
+            assert.deepEqual(
+              (sorted.body.results as Json[]).map((r) => r.ticker),
+              ['AAAU', 'AA', 'A', 'AAA'],
+            );
             assert.equal(proxy.seen.length, 1, 'the listing is fetched whole once');
           } finally {
             await cache.close();
