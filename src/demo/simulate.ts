@@ -433,7 +433,11 @@ async function writeReference(store: DuckDbStore): Promise<void> {
         `(${sqlString(p.ticker)}, ${sqlString(p.name)}, ${p.ticker.startsWith('C:') ? "'fx'" : "'crypto'"}, 'global', NULL, TRUE, NULL, ${sqlString(p.quote)}, ${sqlString(p.quote)}, ${sqlString(p.base)}, ${sqlString(p.base)}, NULL, NULL)`,
     ),
   ];
-  await store.run(`INSERT INTO tickers VALUES ${rows.join(', ')}`);
+  await store.run(
+    `INSERT INTO tickers (ticker, name, market, locale, type, active, primary_exchange, currency_name,
+      currency_symbol, base_currency_symbol, base_currency_name, list_date, delisted_utc)
+      VALUES ${rows.join(', ')}`,
+  );
   for (const s of SIM_STOCKS) {
     if (s.split) {
       await store.run('INSERT INTO splits VALUES ($1, $2::DATE, 1, $3)', [

@@ -67,6 +67,8 @@ test('mdq serve --upstream stores what it is asked; cache status lists it, clear
     const res = await fetch(`${url}/v2/aggs/ticker/IBM/range/1/day/2013-10-01/2013-10-10`);
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { resultsCount: number }).resultsCount, 8);
+    const listing = await fetch(`${url}/v3/reference/tickers?market=stocks&limit=1`);
+    assert.equal(listing.status, 200);
     await stop(cache.child);
     assert.match(cache.stderr(), /stored 8 daily bars of IBM for 2013-10-01\.\.2013-10-10/);
     assert.ok(!cache.stderr().includes(UPSTREAM_KEY));
@@ -78,15 +80,26 @@ test('mdq serve --upstream stores what it is asked; cache status lists it, clear
       kind: string;
       first: string;
       last: string;
+      rows: number | null;
     }[];
+    const stocks = Number(
+      (
+        await lean.all<{ n: bigint }>("SELECT count(*) AS n FROM tickers WHERE market = 'stocks' AND active")
+      )[0]?.n,
+    );
+    const splits = Number(
+      (await lean.all<{ n: bigint }>("SELECT count(*) AS n FROM splits WHERE ticker = 'IBM'"))[0]?.n,
+    );
     assert.deepEqual(
-      ranges.map((r) => [r.ticker, r.kind, r.first, r.last]),
+      ranges.map((r) => [r.ticker, r.kind, r.first, r.last, r.rows]),
       [
-        ['IBM', 'bars:day', '2013-10-01', '2013-10-10'],
-        ['IBM', 'splits', 'all', 'all'],
+        ['IBM', 'bars:day', '2013-10-01', '2013-10-10', 8],
+        ['IBM', 'splits', 'all', 'all', splits],
+        // A listing by its filters, every page of it.
+        ['active=true&market=stocks', 'tickers', 'all', 'all', stocks],
       ],
     );
-    assert.match(status.stderr, /2 stored ranges; store file \d+\.\d MB/);
+    assert.match(status.stderr, /3 stored ranges; store file \d+\.\d MB/);
 
     const offline = startServe(['--offline', '--db', db, '--port', '0']);
     children.push(offline.child);
@@ -105,7 +118,14 @@ test('mdq serve --upstream stores what it is asked; cache status lists it, clear
     assert.equal(cleared.code, 0, cleared.stderr);
     assert.match(cleared.stderr, /removed 2 stored ranges/);
     const after = await runBin(['cache', 'status', '--db', db, '-o', 'json']);
-    assert.deepEqual(JSON.parse(after.stdout), []);
+    assert.deepEqual(
+      (JSON.parse(after.stdout) as { kind: string }[]).map((r) => r.kind),
+      ['tickers'],
+    );
+    const all = await runBin(['cache', 'clear', '--db', db]);
+    assert.match(all.stderr, /removed 1 stored range /);
+    const none = await runBin(['cache', 'status', '--db', db, '-o', 'json']);
+    assert.deepEqual(JSON.parse(none.stdout), []);
   } finally {
     for (const c of children) await stop(c);
     await upstream.close();

@@ -54,7 +54,8 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 export const cacheCommands: CommandDef[] = [
   {
     path: 'cache status',
-    summary: 'List what the caching server stored: tickers, kinds, day ranges, and the size on disk.',
+    summary:
+      'List what the caching server stored: tickers (a listing by its filters, an answer by its request), kinds, day ranges, rows or bytes each, and the size on disk.',
     args: [{ name: 'ticker', type: 'ticker', optional: true, doc: 'Only this ticker.' }],
     options: [dbOption],
     async run(ctx, input) {
@@ -66,11 +67,13 @@ export const cacheCommands: CommandDef[] = [
         status.ranges.map((r) => ({
           ticker: r.ticker,
           kind: r.kind,
-          first: r.kind === 'splits' ? 'all' : r.first,
-          last: r.kind === 'splits' ? 'all' : r.last,
+          first: r.whole ? 'all' : r.first,
+          last: r.whole ? 'all' : r.last,
           fetched_at: r.fetchedAt,
           final: r.final,
           source: r.source,
+          rows: r.rows ?? null,
+          bytes: r.bytes ?? null,
         })),
         'UTC',
       );

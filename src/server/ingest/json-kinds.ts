@@ -11,6 +11,7 @@ export const JSON_KINDS = [
   'ipos',
   'splits',
   'ticker_events',
+  'tickers',
 ] as const;
 
 /** A kind of reference record. */
@@ -31,4 +32,5 @@ export const JSON_KIND_FIELDS: Readonly<Record<JsonKind, readonly string[]>> = {
   ipos: ['ticker', 'issuer_name', 'ipo_status'],
   splits: ['ticker', 'execution_date', 'split_from', 'split_to'],
   ticker_events: ['events'],
+  tickers: ['ticker', 'market', 'locale'],
 };

@@ -8,10 +8,12 @@ import { IngestError, isIngestError } from './ingest-error.js';
 import { RECORD_FIELD_COLUMNS, type RecordFields, recordFields } from './record-fields.js';
 import type { IngestOptions, IngestSummary } from './run-jobs.js';
 import { emptyCounts, type RowCounts } from './staging.js';
+import { missingTickerField, TICKER_RECORD_COLUMNS, TICKER_RECORD_REQUIRED } from './ticker-records.js';
 
 /**
  * Loading reference data that has no file source (dividends, news, financials, ticker details, related
- * companies, IPOs, splits, ticker events) from saved API responses, so that the server answers them.
+ * companies, IPOs, splits, ticker events, the tickers listing) from saved API responses, so that the
+ * server answers them.
  */
 
 import { JSON_KIND_FIELDS, JSON_KINDS, type JsonKind } from './json-kinds.js';
@@ -76,7 +78,11 @@ function recordsOfBody(body: Json, file: string): Found[] {
       const value = JSON.stringify(results[stray]) ?? String(results[stray]);
       throw new IngestError({ file }, `holds results[${stray}] = ${value.slice(0, 80)}, not a JSON object`);
     }
-    return results.map((record) => ({ kind: undefined, record: record as Json }));
+    // Details answer one object: ticker records listed in `results` are a page of the tickers listing.
+    return results.map((record) => ({
+      kind: kindOfRecord(record as Json) === 'ticker_details' ? 'tickers' : undefined,
+      record: record as Json,
+    }));
   }
   if (isObject(results)) return [{ kind: undefined, record: results }];
   return [{ kind: undefined, record: body }];
@@ -179,10 +185,26 @@ function splitOf(r: Json, file: string): [string, string, number, number] {
   return [ticker, date, from, to];
 }
 
-/** The rows of reference records: splits for the `splits` table, the rest for `reference_records`. */
+/** A record of the tickers listing, checked for the fields its row needs. */
+function tickerOf(r: Json, file: string): Json {
+  const missing = missingTickerField(r);
+  if (missing !== undefined) {
+    throw new IngestError(
+      { file },
+      `has a ticker record without ${missing} (a ticker record needs ${TICKER_RECORD_REQUIRED.join(', ')}): ${JSON.stringify(r).slice(0, 200)}`,
+    );
+  }
+  return r;
+}
+
+/**
+ * The rows of reference records: splits for the `splits` table, records of the tickers listing for the
+ * `tickers` table, the rest for `reference_records`.
+ */
 export interface RecordRows {
   records: RecordRow[];
   splits: [string, string, number, number][];
+  tickers?: Json[];
 }
 
 /** The first field names of a record, for messages. */
@@ -197,7 +219,7 @@ const someFields = (r: Json) => {
  *   ({@link JSON_KIND_FIELDS}: a file of another kind given as this one), or a split without its fields.
  */
 export function recordRows(found: readonly Found[], file: string, kind?: JsonKind): RecordRows {
-  const out: RecordRows = { records: [], splits: [] };
+  const out: RecordRows = { records: [], splits: [], tickers: [] };
   for (const [i, f] of found.entries()) {
     const k = kind ?? f.kind ?? kindOfRecord(f.record);
     if (!k) {
@@ -216,6 +238,7 @@ export function recordRows(found: readonly Found[], file: string, kind?: JsonKin
       );
     }
     if (k === 'splits') out.splits.push(splitOf(f.record, file));
+    else if (k === 'tickers') out.tickers?.push(tickerOf(f.record, file));
     else out.records.push(rowOf(k, f.record));
   }
   return out;
@@ -236,6 +259,7 @@ export async function writeRecordRows(store: DuckDbStore, rows: RecordRows): Pro
     });
     await store.run(insert, [r.kind, r.id, r.ticker, r.date, r.body, ...fields] as SqlValue[]);
   }
+  if (rows.tickers && rows.tickers.length > 0) await writeTickerRecords(store, rows.tickers);
   for (const s of rows.splits) {
     await store.run(
       `INSERT INTO splits VALUES ($1, $2::DATE, $3, $4) ON CONFLICT (ticker, execution_date)
@@ -243,6 +267,18 @@ export async function writeRecordRows(store: DuckDbStore, rows: RecordRows): Pro
       s,
     );
   }
+}
+
+/** Writes records of the tickers listing as rows of `tickers`, replacing the stored rows of their tickers. */
+async function writeTickerRecords(store: DuckDbStore, records: readonly Json[]): Promise<void> {
+  const columns = TICKER_RECORD_COLUMNS;
+  const insert = `INSERT OR REPLACE INTO tickers (${columns.map((c) => c.name).join(', ')})
+    VALUES (${columns.map((c, i) => `$${i + 1}${c.cast ? `::${c.cast}` : ''}`).join(', ')})`;
+  for (const r of records)
+    await store.run(
+      insert,
+      columns.map((c) => c.value(r)),
+    );
 }
 
 /**
@@ -288,19 +324,20 @@ export async function ingestJson(
       } else {
         const found = parseJsonRecords(bytes.toString('utf8'), file);
         const rowsOf = recordRows(found, file, options.kind);
-        const { records, splits } = rowsOf;
+        const { records, splits, tickers = [] } = rowsOf;
         await store.transaction(async () => {
           await writeRecordRows(store, rowsOf);
           await store.run('INSERT INTO ingested_files VALUES ($1, $2, $3, $4, now()::TIMESTAMP)', [
             sha256,
             file,
             `json:${options.kind ?? 'inferred'}`,
-            BigInt(records.length + splits.length),
+            BigInt(records.length + splits.length + tickers.length),
           ]);
         });
         summary.rows.reference_records += records.length;
         summary.rows.splits += splits.length;
-        rows += records.length + splits.length;
+        summary.rows.tickers += tickers.length;
+        rows += records.length + splits.length + tickers.length;
         summary.filesIngested++;
       }
     } catch (e) {

@@ -1,7 +1,7 @@
 import type { DecodedValue } from '../../core/wire-values.js';
 import { tickers } from '../../operations/reference.js';
 import { Where } from '../listing/where.js';
-import type { OptionContractRow, TickerRow } from '../store/rows.js';
+import type { ListedTickerRow, OptionContractRow } from '../store/rows.js';
 import type { SqlDialect, Store } from '../store/store.js';
 
 /** Decoded request values by wire name, as routes hand them over. */
@@ -35,6 +35,10 @@ const STORED_TICKER_COLUMNS = new Set([
   'base_currency_name',
   'list_date',
   'delisted_utc',
+  'cik',
+  'composite_figi',
+  'share_class_figi',
+  'last_updated_utc',
 ]);
 
 /**
@@ -53,10 +57,11 @@ const tickerColumns = (
   d: SqlDialect,
 ) => `ticker, name, market, locale, type, active, primary_exchange, currency_name,
   currency_symbol, base_currency_symbol, base_currency_name, ${d.dateText('list_date')} AS list_date,
-  ${d.timestampText('delisted_utc')} AS delisted_utc`;
+  ${d.timestampText('delisted_utc')} AS delisted_utc, cik, composite_figi, share_class_figi,
+  ${d.timestampText('last_updated_utc')} AS last_updated_utc`;
 
 /** `/v3/reference/tickers` rows: every ticker but option contracts (the service lists those elsewhere). */
-export function listTickers(store: Store, v: Values, page: OffsetWindow): Promise<TickerRow[]> {
+export function listTickers(store: Store, v: Values, page: OffsetWindow): Promise<ListedTickerRow[]> {
   const where = new Where().raw("market <> 'options'").field(v, 'ticker', 'ticker');
   const type = str(v.get('type'));
   if (type) where.add('type = ?', type);
@@ -80,7 +85,7 @@ export function listTickers(store: Store, v: Values, page: OffsetWindow): Promis
   const sortKey = str(v.get('sort')) ?? 'ticker';
   const column = TICKER_SORT_COLUMNS.has(sortKey) ? sortKey : 'ticker';
   const order = direction(v.get('order'), 'asc');
-  return store.all<TickerRow>(
+  return store.all<ListedTickerRow>(
     `SELECT ${tickerColumns(store.dialect)} FROM tickers${where} ORDER BY ${column} ${order} NULLS LAST, ticker ${order}
       ${window(page)}`,
     where.params,
@@ -88,9 +93,9 @@ export function listTickers(store: Store, v: Values, page: OffsetWindow): Promis
 }
 
 /** One ticker's row (not an option contract's), or undefined. */
-export async function tickerRow(store: Store, ticker: string): Promise<TickerRow | undefined> {
+export async function tickerRow(store: Store, ticker: string): Promise<ListedTickerRow | undefined> {
   const where = new Where().add('ticker = ?', ticker).raw("market <> 'options'");
-  const rows = await store.all<TickerRow>(
+  const rows = await store.all<ListedTickerRow>(
     `SELECT ${tickerColumns(store.dialect)} FROM tickers${where}`,
     where.params,
   );

@@ -44,7 +44,7 @@ import {
 import { CONDITIONS } from '../reference-data/conditions.js';
 import { EXCHANGES } from '../reference-data/exchanges.js';
 import { TICKER_TYPES } from '../reference-data/ticker-types.js';
-import type { TickerRow } from '../store/rows.js';
+import type { ListedTickerRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { type ParsedRequest, parseRequest, routePattern } from '../validate.js';
 
@@ -53,8 +53,11 @@ const num = (v: DecodedValue | undefined, fallback: number): number => (typeof v
 const direction = (v: DecodedValue | undefined, fallback: 'asc' | 'desc') =>
   v === 'desc' || v === 'asc' ? v : fallback;
 
-/** A `tickers` row in the service's shape; `last_updated_utc` is midnight UTC of now's date. */
-function tickerBody(r: TickerRow, nowMs: number): Record<string, unknown> {
+/**
+ * A `tickers` row in the service's shape, its fields in the service's order; `last_updated_utc` is the
+ * stored one, else midnight UTC of now's date.
+ */
+function tickerBody(r: ListedTickerRow, nowMs: number): Record<string, unknown> {
   const out: Record<string, unknown> = {
     ticker: r.ticker,
     name: r.name ?? r.ticker,
@@ -72,7 +75,10 @@ function tickerBody(r: TickerRow, nowMs: number): Record<string, unknown> {
   ] as const) {
     if (r[k]) out[k] = r[k];
   }
-  out.last_updated_utc = `${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00Z`;
+  for (const k of ['cik', 'composite_figi', 'share_class_figi'] as const) {
+    if (r[k]) out[k] = r[k];
+  }
+  out.last_updated_utc = r.last_updated_utc ?? `${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00Z`;
   if (r.delisted_utc) out.delisted_utc = r.delisted_utc;
   return out;
 }

@@ -74,6 +74,18 @@ export interface TickerRow {
   delisted_utc: string | null;
 }
 
+/**
+ * A row of `tickers` as the routes read it: with the fields only the service's own records give
+ * (`mdq ingest json`, the caching server), null for rows ingested from files.
+ */
+export interface ListedTickerRow extends TickerRow {
+  cik: string | null;
+  composite_figi: string | null;
+  share_class_figi: string | null;
+  /** `YYYY-MM-DDTHH:MM:SSZ`. */
+  last_updated_utc: string | null;
+}
+
 /** A row of `option_contracts`. */
 export interface OptionContractRow {
   ticker: string;

@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -217,5 +217,14 @@ export const MIGRATIONS: readonly string[] = [
     total_offer_size = TRY_CAST(json_extract_string(body, '$.total_offer_size') AS DOUBLE),
     shares_outstanding = TRY_CAST(json_extract_string(body, '$.shares_outstanding') AS DOUBLE),
     lot_size = TRY_CAST(json_extract_string(body, '$.lot_size') AS DOUBLE);
+  `,
+  `
+  -- The fields of the tickers listing the service gives beyond the first columns: the CIK, the FIGIs and
+  -- the time the ticker's information is accurate up to (UTC). mdq ingest json and the caching server
+  -- fill them from the service's records; rows ingested from files have none.
+  ALTER TABLE tickers ADD COLUMN IF NOT EXISTS cik VARCHAR;
+  ALTER TABLE tickers ADD COLUMN IF NOT EXISTS composite_figi VARCHAR;
+  ALTER TABLE tickers ADD COLUMN IF NOT EXISTS share_class_figi VARCHAR;
+  ALTER TABLE tickers ADD COLUMN IF NOT EXISTS last_updated_utc TIMESTAMP;
   `,
 ];

@@ -4,10 +4,25 @@ import type { DuckDbStore as Store } from '../store/duckdb-store.js';
 import { cachedKind } from './cached-kinds.js';
 import { type CoverageRow, coverageRows } from './coverage.js';
 
+/** One stored range with what it holds. */
+export interface StoredRange extends CoverageRow {
+  /**
+   * Whether the range is every day at once (a ticker's records, a listing, an answer), not days.
+   */
+  whole: boolean;
+  /** Rows the range holds in the store (records, listed tickers, bars, ticks; 1 for an answer). */
+  rows?: number;
+  /** Size of an answer stored as fetched, in bytes (UTF-8 text). */
+  bytes?: number;
+}
+
 /** What `mdq cache status` reports. */
 export interface CacheStatus {
-  /** Every stored range: ticker, kind, days, when fetched, and whether it is final. */
-  ranges: CoverageRow[];
+  /**
+   * Every stored range: ticker (for a listing its filters, for an answer its request), kind, days,
+   * when fetched, whether it is final, and what it holds.
+   */
+  ranges: StoredRange[];
   /** Size of the database file (all of it, ingested data included), in bytes; 0 in memory. */
   bytesOnDisk: number;
 }
@@ -24,7 +39,24 @@ export async function cacheStatus(store: Store, ticker?: string): Promise<CacheS
       }
     }
   }
-  return { ranges: await coverageRows(store, ticker), bytesOnDisk };
+  const ranges: StoredRange[] = [];
+  for (const r of await coverageRows(store, ticker)) {
+    const kind = cachedKind(r.kind);
+    const range: StoredRange = { ...r, whole: kind?.span === 'whole' };
+    const size = kind?.storage.size?.({
+      ticker: r.ticker,
+      range: { first: r.first, last: r.last },
+      tz: marketTimeZone(r.ticker),
+    });
+    // Rows ingested from files are not the caching server's to count.
+    if (size && r.source === 'upstream') {
+      const [n] = await store.all<{ rows: bigint; bytes?: bigint | null }>(size.sql, size.params);
+      range.rows = Number(n?.rows ?? 0n);
+      if (n?.bytes !== undefined && n.bytes !== null) range.bytes = Number(n.bytes);
+    }
+    ranges.push(range);
+  }
+  return { ranges, bytesOnDisk };
 }
 
 /**

@@ -23,6 +23,11 @@ export interface Fetched {
   fetchedAt: number;
   /** The first market day whose session had not ended at `fetchedAt`: days before it are final. */
   today: string;
+  /**
+   * An answer about a past period fetched after it had ended: it cannot change any more, and its
+   * coverage is final.
+   */
+  settled?: boolean;
 }
 
 /** The rows a kind stored for a ticker and range of days (in `tz`). */
@@ -48,6 +53,11 @@ export interface Storage {
   write(store: Store, f: Fetched): Promise<number>;
   /** The statements that remove what the kind stored of a ticker and range; none when it owns no rows. */
   remove(at: Covered): Statement[];
+  /**
+   * A query of what the kind stored of a ticker and range, for `mdq cache status`: its `rows`, and the
+   * `bytes` of an answer stored as text. None for a kind that owns no rows.
+   */
+  size?(at: Covered): Statement;
 }
 
 /** A kind of data the caching server stores with its coverage. */

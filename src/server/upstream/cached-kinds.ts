@@ -14,6 +14,7 @@ import {
 import { snapshotTicker } from '../../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { JsonKind } from '../ingest/json-kinds.js';
+import { TICKER_RECORD_COLUMNS } from '../ingest/ticker-records.js';
 import { dayStartNs } from '../validate.js';
 import type { CachedKind } from './cached-kind.js';
 import { FUTURES_KINDS } from './futures-kinds.js';
@@ -181,42 +182,15 @@ const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !=
 
 /**
  * The tickers listing of one set of filters (the canonical query of its coverage's ticker, see
- * `listingFilters`), every page of 1000, as rows of the `tickers` table. Fields the table has no column
- * for (CIK, FIGIs, the update time) are not kept: the local route answers without them.
+ * `listingFilters`), every page of 1000, as rows of the `tickers` table with every field the service
+ * gives (as `mdq ingest json` stores them).
  */
 const tickerListing: CachedKind = {
   name: 'tickers',
   label: 'tickers listing',
   span: 'whole',
   first: (filters) => `${tickers.path}?${filters}${filters === '' ? '' : '&'}limit=1000`,
-  storage: listingStorage('tickers', {
-    table: 'tickers',
-    key: 'ticker',
-    columns: [
-      { name: 'ticker', value: (r) => textOrNull(r.ticker) },
-      ...(['name', 'market', 'locale', 'type'] as const).map((name) => ({
-        name,
-        value: (r: Json) => textOrNull(r[name]),
-      })),
-      { name: 'active', value: (r) => r.active !== false },
-      ...(
-        [
-          'primary_exchange',
-          'currency_name',
-          'currency_symbol',
-          'base_currency_symbol',
-          'base_currency_name',
-        ] as const
-      ).map((name) => ({ name, value: (r: Json) => textOrNull(r[name]) })),
-      { name: 'list_date', value: (r) => textOrNull(r.list_date), cast: 'DATE' },
-      // Stored as UTC without its zone letter.
-      {
-        name: 'delisted_utc',
-        value: (r) => textOrNull(r.delisted_utc)?.replace(/Z$/, '') ?? null,
-        cast: 'TIMESTAMP',
-      },
-    ],
-  }),
+  storage: listingStorage('tickers', { table: 'tickers', key: 'ticker', columns: TICKER_RECORD_COLUMNS }),
 };
 
 /**

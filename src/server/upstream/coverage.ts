@@ -73,7 +73,8 @@ export async function missingRanges(
 /**
  * Records that `range` of `ticker` and `kind` was fetched whole at `fetchedAt` (Unix ms): days before
  * `today`, the first day whose session had not ended (see `firstOpenDay`), as final, the rest as fresh until they age. Run inside the
- * transaction that stores the data.
+ * transaction that stores the data. A kind covered every day at once is final only when `settled` (an
+ * answer about a past period that had ended).
  */
 export async function recordCoverage(
   store: Store,
@@ -83,6 +84,7 @@ export async function recordCoverage(
   fetchedAt: number,
   today: string,
   source: CoverageSource = 'upstream',
+  settled = false,
 ): Promise<void> {
   await store.run(
     'DELETE FROM coverage WHERE ticker = $1 AND kind = $2 AND first_day >= $3::DATE AND last_day <= $4::DATE',
@@ -97,7 +99,8 @@ export async function recordCoverage(
   const first = dayNumber(range.first);
   const last = dayNumber(range.last);
   const cut = dayNumber(today);
-  if (kind.span === 'whole' || first >= cut) return insert(range, false);
+  if (kind.span === 'whole') return insert(range, settled);
+  if (first >= cut) return insert(range, false);
   if (last < cut) return insert(range, true);
   await insert({ first: range.first, last: dayText(cut - 1) }, true);
   await insert({ first: today, last: range.last }, false);

@@ -138,17 +138,21 @@ export class ReadThrough {
    */
   async refresh(ticker: string, range: DayRange): Promise<{ kind: CoverageKind; range: DayRange }[]> {
     const done: { kind: CoverageKind; range: DayRange }[] = [];
-    const kinds = new Set((await coverageRows(this.#store, ticker)).map((r) => r.kind));
+    const stored = await coverageRows(this.#store, ticker);
+    const kinds = new Set(stored.map((r) => r.kind));
     for (const name of kinds) {
       const kind = cachedKind(name);
       // A kind this version does not store stays as it is.
       if (!kind) continue;
       const r = kind.span === 'whole' ? ALL_DAYS : range;
+      // An answer about a period that had ended stays final: the period has not come back.
+      const settlesAt =
+        kind.span === 'whole' && stored.some((s) => s.kind === name && s.final) ? 0 : undefined;
       if (kind.dayAtATime) {
         for (let d = dayNumber(r.first); d <= dayNumber(r.last); d++) {
           await this.#fetch(ticker, kind, { first: dayText(d), last: dayText(d) });
         }
-      } else await this.#fetch(ticker, kind, r);
+      } else await this.#fetch(ticker, kind, r, settlesAt);
       done.push({ kind: name, range: r });
     }
     return done;
@@ -237,22 +241,25 @@ export class ReadThrough {
         `Not stored: ${kind.label} of ${need.ticker}${days}; this server is offline and fetches nothing upstream.`,
       );
     }
-    for (const gap of missing) await this.#fetch(need.ticker, kind, gap);
+    for (const gap of missing) await this.#fetch(need.ticker, kind, gap, need.settlesAt);
     return true;
   }
 
-  /** Fetches one kind and range whole and stores it; an identical fetch in flight is joined, not repeated. */
-  #fetch(ticker: string, kind: CachedKind, range: DayRange): Promise<void> {
+  /**
+   * Fetches one kind and range whole and stores it; an identical fetch in flight is joined, not repeated.
+   * @param settlesAt - See {@link Need.settlesAt}.
+   */
+  #fetch(ticker: string, kind: CachedKind, range: DayRange, settlesAt?: number): Promise<void> {
     const key = JSON.stringify([ticker, kind.name, range.first, range.last]);
     let flight = this.#flights.get(key);
     if (!flight) {
-      flight = this.#fetchNow(ticker, kind, range).finally(() => this.#flights.delete(key));
+      flight = this.#fetchNow(ticker, kind, range, settlesAt).finally(() => this.#flights.delete(key));
       this.#flights.set(key, flight);
     }
     return flight;
   }
 
-  async #fetchNow(ticker: string, kind: CachedKind, range: DayRange): Promise<void> {
+  async #fetchNow(ticker: string, kind: CachedKind, range: DayRange, settlesAt?: number): Promise<void> {
     const transport = this.#transport as Transport;
     const tz = marketTimeZone(ticker);
     const fetchedAt = this.#now();
@@ -280,6 +287,7 @@ export class ReadThrough {
         pages,
         fetchedAt,
         today: firstOpenDay(ticker, kind.name, fetchedAt),
+        settled: settlesAt !== undefined && fetchedAt >= settlesAt,
       }),
     );
     this.#log(

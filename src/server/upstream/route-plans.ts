@@ -1,7 +1,14 @@
 import type { Context } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
+import type { DecodedValue } from '../../core/wire-values.js';
 import { dayOf } from '../../dates/time-zone.js';
-import { aggregateBars, dailyOpenClose, groupedDaily, previousClose } from '../../operations/aggregates.js';
+import {
+  aggregateBars,
+  cryptoDailyOpenClose,
+  dailyOpenClose,
+  groupedDaily,
+  previousClose,
+} from '../../operations/aggregates.js';
 import { SNAPSHOT_DIRECTIONS } from '../../operations/enums.js';
 import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
@@ -28,11 +35,19 @@ import {
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
 import { marketTimeZone } from '../market/time-zone.js';
-import { type BarTimespan, DAY_MS, INTRADAY_MS, periodIndex, periodStartDay } from '../market/windows.js';
+import {
+  type BarTimespan,
+  DAY_MS,
+  INTRADAY_MS,
+  isIntraday,
+  periodIndex,
+  periodStartDay,
+} from '../market/windows.js';
 import { dayStartMs, parseRequest, timestampBounds } from '../validate.js';
 import { GROUPED, LIVE } from './cached-kinds.js';
 import { ALL_DAYS, type CoverageKind, type DayRange, dayNumber, dayText } from './coverage.js';
 import { FUTURES_PLANS } from './futures-plans.js';
+import { dayEndMs } from './session-end.js';
 
 /**
  * What each route the caching server answers from the store needs stored first, one plan per route
@@ -47,6 +62,11 @@ export interface Need {
   /** Kinds whose coverage answers the request too (finer bars roll up into coarser ones). */
   accepts: readonly CoverageKind[];
   range: DayRange;
+  /**
+   * An answer about a past period: the instant (Unix ms) from which it cannot change any more. Fetched
+   * at or after it, the answer is kept for good; before it, or without one, it ages.
+   */
+  settlesAt?: number;
 }
 
 /** A route the caching server answers from the store once what it needs is stored. */
@@ -247,6 +267,10 @@ const STORED_TICKER_SORTS = new Set([
   'currency_name',
   'base_currency_symbol',
   'base_currency_name',
+  'cik',
+  'composite_figi',
+  'share_class_figi',
+  'last_updated_utc',
   'delisted_utc',
 ]);
 
@@ -297,8 +321,11 @@ export function requestKey(url: URL): string {
  */
 function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
   const url = new URL(c.req.url);
-  if (!url.searchParams.has('cursor')) parseRequest(op, c);
-  return [{ ticker: requestKey(url), kind: 'answer', accepts: ['answer'], range: ALL_DAYS }];
+  const need: Need = { ticker: requestKey(url), kind: 'answer', accepts: ['answer'], range: ALL_DAYS };
+  // A later page's cursor is the service's: what period it describes is not known here.
+  if (url.searchParams.has('cursor')) return [need];
+  const settlesAt = PAST_ANSWERS.get(op.path)?.(parseRequest(op, c).values);
+  return [settlesAt === undefined ? need : { ...need, settlesAt }];
 }
 
 /**
@@ -328,6 +355,67 @@ const STORED_ANSWERS: readonly OperationSpec[] = [
   lastForexQuote,
   lastCryptoTrade,
 ];
+
+/** Decoded request values by wire name. */
+type Values = ReadonlyMap<string, DecodedValue>;
+
+/**
+ * Whether bars of `ticker` as asked can still change however long ago they were: adjusted stock bars
+ * (tickers without a class prefix), which a later split changes.
+ */
+const splitsMayChange = (ticker: string, values: Values): boolean =>
+  !/^[A-Z]:/.test(ticker) && values.get('adjusted') !== false;
+
+/** The market day of a `dateOrMs` bound, `before` it for an exclusive one. */
+function boundDay(v: DecodedValue | undefined, tz: string, before: boolean): number | undefined {
+  if (v && typeof v === 'object' && 'date' in v) return dayNumber(v.date) - (before ? 1 : 0);
+  if (v && typeof v === 'object' && 'ms' in v) return dayNumber(dayOf(v.ms - (before ? 1 : 0), tz));
+  return undefined;
+}
+
+/**
+ * An indicator's values end with the window holding its upper time bound: its day, or the week, month,
+ * quarter or year holding it. Without an upper bound, the values reach up to now.
+ */
+function indicatorSettles(values: Values): number | undefined {
+  const ticker = values.get('ticker') as string;
+  if (splitsMayChange(ticker, values)) return undefined;
+  const tz = marketTimeZone(ticker);
+  const bounds = [
+    boundDay(values.get('timestamp'), tz, false),
+    boundDay(values.get('timestamp.lte'), tz, false),
+    boundDay(values.get('timestamp.lt'), tz, true),
+  ].filter((d) => d !== undefined);
+  if (bounds.length === 0) return undefined;
+  const timespan = values.get('timespan') as BarTimespan;
+  let last = Math.min(...bounds);
+  if (!isIntraday(timespan) && timespan !== 'day') {
+    last = periodStartDay(timespan, periodIndex(timespan, last) + 1) - 1;
+  }
+  return dayEndMs(ticker, 'answer', dayText(last));
+}
+
+/**
+ * An answer about one date of a market (`*` stocks, `X:*` crypto): final once the date's session has
+ * ended, unless it holds adjusted stock bars.
+ */
+const dateSettles =
+  (market: string) =>
+  (values: Values): number | undefined =>
+    splitsMayChange(market, values)
+      ? undefined
+      : dayEndMs(market, 'answer', (values.get('date') as { date: string }).date);
+
+/**
+ * Stored answers about a past period, by their operation's path: when each can no longer change (see
+ * {@link Need.settlesAt}), or undefined when it still can.
+ */
+const PAST_ANSWERS: ReadonlyMap<string, (values: Values) => number | undefined> = new Map([
+  ...[sma(), ema(), rsi(), macd()].map((op) => [op.path, indicatorSettles] as const),
+  [groupedDaily('us/market/stocks').path, dateSettles('*')],
+  [groupedDaily('global/market/crypto').path, dateSettles('X:*')],
+  [cryptoDailyOpenClose.path, dateSettles('X:*')],
+]);
 
 /** The legacy v2 ticks of one day, by the kind they read. */
 const LEGACY_TICKS = [
@@ -381,4 +469,6 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
   ...MOVERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => moversNeeds(c, op) })),
   ...FUTURES_PLANS,
+  // Crypto's open and close of a day, with its first and last trades: an answer, final once the day ends.
+  { op: cryptoDailyOpenClose, needs: (c) => answerNeeds(c, cryptoDailyOpenClose) },
 ];

@@ -128,6 +128,11 @@ export function tableStorage(rows: TableRows): Storage {
 
   return {
     remove: (at) => [removal(at)],
+    // Counts the rows the removal deletes.
+    size: (at) => {
+      const r = removal(at);
+      return { sql: r.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: r.params };
+    },
     async write(store, f) {
       const files = await daysHoldingFiles(store, f);
       const lines = results(f.pages)
@@ -183,6 +188,11 @@ export function recordStorage(kind: JsonKind): Storage {
 
   return {
     remove: (at) => [removal(at)],
+    // Counts the rows the removal deletes.
+    size: (at) => {
+      const r = removal(at);
+      return { sql: r.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: r.params };
+    },
     async write(store, f) {
       const files = await fromFiles(store, f);
       const file = `upstream ${kind} of ${f.ticker}`;
@@ -232,6 +242,10 @@ export function answerStorage(kind: string): Storage {
   });
   return {
     remove: (at) => [removal(at)],
+    size: (at) => ({
+      sql: 'SELECT count(*) AS rows, sum(strlen(body)) AS bytes FROM reference_records WHERE kind = $1 AND ticker = $2',
+      params: [kind, at.ticker],
+    }),
     async write(store, f) {
       const page = f.pages[0] ?? {};
       const body = 'request_id' in page ? { ...page, request_id: '' } : page;
@@ -242,7 +256,16 @@ export function answerStorage(kind: string): Storage {
           'INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ($1, $2, $2, NULL, $3)',
           [kind, f.ticker, stringifyJson(body)],
         );
-        await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);
+        await recordCoverage(
+          store,
+          f.ticker,
+          f.kind,
+          f.range,
+          f.fetchedAt,
+          f.today,
+          'upstream',
+          f.settled === true,
+        );
       });
       return 0;
     },

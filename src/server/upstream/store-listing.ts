@@ -71,6 +71,10 @@ export function listingStorage(kind: string, rows: ListingRows): Storage {
 
   return {
     remove,
+    size: (at) => ({
+      sql: 'SELECT count(*) AS rows FROM listed_rows WHERE kind = $1 AND filters = $2',
+      params: [kind, at.ticker],
+    }),
     async write(store, f) {
       const records = f.pages.flatMap((p) => (Array.isArray(p.results) ? (p.results as Json[]) : []));
       const reason = await rows.unanswerable?.(store, records);

@@ -162,4 +162,31 @@ describe('mdq ingest json', () => {
       assert.deepEqual([summary.filesIngested, summary.filesFailed], [0, 1]);
     });
   });
+
+  test('a page of the tickers listing fills the tickers table with every field; one without market and locale is refused', async (t) => {
+    const listing = `${recordedDir}v3/reference/tickers.json`;
+    if (!hasShared(t, listing)) return;
+    await withStore(async (store, dir) => {
+      const summary = await ingestJson(store, [listing]);
+      const records = resultsOf(listing) as Record<string, string>[];
+      assert.equal(summary.rows.tickers, records.length);
+      assert.equal(await count(store, 'ticker_details'), 0, 'listed records are not ticker details');
+      const rows = await store.all<Record<string, unknown>>(
+        `SELECT ticker, name, market, locale, primary_exchange, type, active, currency_name, cik,
+            composite_figi, share_class_figi, strftime(last_updated_utc, '%Y-%m-%dT%H:%M:%SZ') AS last_updated_utc
+          FROM tickers ORDER BY ticker`,
+      );
+      assert.deepEqual(rows, records);
+      const bad = join(dir, 'bad.json');
+      writeFileSync(
+        bad,
+        JSON.stringify({ status: 'OK', results: [{ ticker: 'ZZ', name: 'Z', locale: 'us' }] }),
+      );
+      await assert.rejects(
+        ingestJson(store, [bad], { kind: 'tickers' }),
+        /bad\.json: has a ticker record without market/,
+      );
+      assert.equal((await store.all("SELECT 1 FROM tickers WHERE ticker = 'ZZ'")).length, 0);
+    });
+  });
 });

@@ -21,8 +21,8 @@ import {
  */
 
 /**
- * The clock of every server: a listed ticker's `last_updated_utc` is the answering server's day, which
- * the store does not keep.
+ * The clock of every server: a ticker of the Lean store has no `last_updated_utc` of its own, and is
+ * listed with the upstream's day.
  */
 const NOW = Date.UTC(2013, 9, 9, 15);
 
@@ -41,6 +41,7 @@ const COVERED = [
   '/v3/reference/tickers?limit=1000&market=stocks',
   '/v3/reference/tickers?market=stocks&sort=primary_exchange&limit=2',
   '/v3/reference/tickers?type=ETF&market=stocks&order=desc',
+  '/v3/reference/tickers?market=stocks&sort=last_updated_utc&order=desc&limit=3',
 ];
 
 describe('caching server: reference listings', () => {
@@ -138,7 +139,7 @@ describe('caching server: reference listings', () => {
       for (const path of [
         '/v3/reference/tickers?search=apple',
         '/v3/reference/tickers?market=stocks&date=2013-10-07',
-        '/v3/reference/tickers?market=stocks&sort=composite_figi',
+        '/v3/reference/tickers?market=stocks&cik=0000320193',
       ]) {
         const got = await get(cache.url, path);
         assert.equal(got.status, 200, got.text);
