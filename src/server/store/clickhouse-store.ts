@@ -279,6 +279,14 @@ export class ClickHouseStore implements Store {
     });
   }
 
+  /** Inserts the rows of the query `select` into `table` (in cluster mode, synchronously to the shards). */
+  async insertSelect(table: string, select: string): Promise<void> {
+    await this.client.command({
+      query: `INSERT INTO ${table} ${select}`,
+      clickhouse_settings: this.cluster ? { insert_distributed_sync: 1 } : {},
+    });
+  }
+
   private async select(
     sql: string,
     params: readonly SqlValue[],

@@ -280,6 +280,9 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/v2/aggs/ticker/C:EURUSD/range/1/day/2014-04-01/2014-05-31',
     '/v2/aggs/ticker/X:BTCUSD/range/15/minute/2018-04-04/2018-04-04',
     '/v2/aggs/ticker/I:SPX/range/1/day/2013-10-01/2013-10-31',
+    // Indicators read the bars' prices unrounded: forex mid prices as ClickHouse holds them, bit for bit.
+    '/v1/indicators/rsi/C:EURUSD?timespan=quarter',
+    '/v1/indicators/sma/C:EURUSD?timespan=day&window=5&limit=300',
   ],
   trades: [
     '/v3/trades/IBM?timestamp=2013-10-07&limit=1000',
