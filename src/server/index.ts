@@ -181,10 +181,18 @@ async function openStore(path: string): Promise<{ store: Store; readOnly: boolea
 async function openStoreAt(spec: string, cluster?: string): Promise<{ store: Store; readOnly: boolean }> {
   if (spec.startsWith('clickhouse:')) {
     const { ClickHouseStore } = await import('./store/clickhouse-store.js');
+    const { upgradeClickHouseSchema } = await import('./store/clickhouse-upgrade.js');
     const store = await ClickHouseStore.open(spec, {
       readOnly: true,
       ...(cluster !== undefined && { cluster }),
     });
+    try {
+      // As a DuckDB file is migrated when opened: a database of an earlier mdq gets its new columns.
+      await upgradeClickHouseSchema(store);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
     return { store, readOnly: true };
   }
   if (cluster !== undefined)

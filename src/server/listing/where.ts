@@ -64,8 +64,8 @@ export class Where {
 
   /** `column` is one of `values` (text); none of an empty list. */
   anyOf(d: SqlDialect, column: string, values: readonly string[]): this {
-    // An empty list has no element type to bind as.
-    if (values.length === 0) return this.raw('FALSE');
+    // An empty list has no element type to bind as; `1 = 0`, as ClickHouse 18.16 has no FALSE.
+    if (values.length === 0) return this.raw('1 = 0');
     return this.add(d.inList(column, '?'), listValue([...values]));
   }
 

@@ -16,7 +16,43 @@ function exportColumn(name: string, type: string): string {
   if (type.startsWith('Array(')) return `coalesce(${name}, []::INTEGER[]) AS ${name}`;
   if (type === 'UInt8') return `${name}::INTEGER AS ${name}`;
   if (type.includes('DateTime')) return `strftime(${name}, '%Y-%m-%d %H:%M:%S') AS ${name}`;
+  if (isFloat(type)) return `${name}, ${exactFloat(name)}`;
   return name;
+}
+
+const isFloat = (type: string) => type === 'Float64' || type === 'Nullable(Float64)';
+
+/**
+ * ClickHouse reads decimal text into a float inexactly (1.465415 becomes the next double up), so each
+ * float goes besides as its significand `name__m`, a whole number below 2^53 that it reads exactly, and
+ * the power of two `name__e` that scales it: m × 2^e is the value, bit for bit. 0 and values out of
+ * the range where DuckDB scales them exactly (none in market data) have m = 0 and go as text alone.
+ */
+function exactFloat(name: string): string {
+  const e0 = `floor(log2(abs(${name})))`;
+  const s = `(abs(${name}) * pow(2, -${e0}))`;
+  const e = `(${e0} + CASE WHEN ${s} >= 2 THEN 1 WHEN ${s} < 1 THEN -1 ELSE 0 END)`;
+  const exact = `isfinite(${name}) AND abs(${name}) BETWEEN 1e-250 AND 1e250`;
+  return `CASE WHEN ${exact} THEN CAST(${name} * pow(2, 52 - ${e}) AS BIGINT) ELSE 0 END AS ${name}__m,
+    CASE WHEN ${exact} THEN CAST(${e} - 52 AS INTEGER) ELSE 0 END AS ${name}__e`;
+}
+
+/** The columns of the table of `table`'s rows as exported, before their floats are put together. */
+function rawColumns(table: ClickHouseTable): string {
+  return table.columns
+    .flatMap(([name, type]) =>
+      isFloat(type) ? [`${name} ${type}`, `${name}__m Int64`, `${name}__e Int32`] : [`${name} ${type}`],
+    )
+    .join(', ');
+}
+
+/** `table`'s columns from its raw rows, each float put together from its significand and power of two. */
+function fromRaw(table: ClickHouseTable): string {
+  return table.columns
+    .map(([name, type]) =>
+      isFloat(type) ? `if(${name}__m = 0, ${name}, toFloat64(${name}__m) * pow(2, ${name}__e))` : name,
+    )
+    .join(', ');
 }
 
 /** A step of a publish after which a reader could see something new, or the run could stop. */
@@ -124,12 +160,18 @@ async function publishTable(
 
   // A staging table an interrupted run left behind holds nothing the target needs: made afresh.
   const stage = `${table.name}_stage`;
+  const raw = `${table.name}_raw`;
   await target.dropTable(stage);
+  await target.run(`DROP TABLE IF EXISTS ${raw}`);
   await target.createTable(table, stage);
   try {
-    // In cluster mode through the staging `Distributed` table: its rows reach the shards the
-    // target's rows of the same key are on.
-    await target.insert(stage, 'JSONEachRow', createReadStream(file));
+    // The rows as exported, on the server the store URL names, then with their floats put together
+    // into the staging table; in cluster mode through the staging `Distributed` table: its rows reach
+    // the shards the target's rows of the same key are on.
+    await target.run(`CREATE TABLE ${raw} (${rawColumns(table)}) ENGINE = Log`);
+    await target.insert(raw, 'JSONEachRow', createReadStream(file));
+    await target.insertSelect(stage, `SELECT ${fromRaw(table)} FROM ${raw}`);
+    await target.run(`DROP TABLE ${raw}`);
     const swaps: { shard: Shard; partitions: string[] }[] = [];
     for (const shard of shards) {
       // The partitions with new rows on this server (the one partition of a small table, if any).
@@ -160,6 +202,7 @@ async function publishTable(
       }
     }
   } finally {
+    await target.run(`DROP TABLE IF EXISTS ${raw}`);
     await target.dropTable(stage);
   }
   return rows;

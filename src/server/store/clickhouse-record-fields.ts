@@ -13,7 +13,8 @@ import type { DuckDbStore } from './duckdb-store.js';
  * A `meta` row marks the database as done once a publish has completed.
  */
 
-const DONE_KEY = 'reference_record_fields';
+/** The `meta` key marking a database whose reference records hold their fields. */
+export const RECORD_FIELDS_DONE_KEY = 'reference_record_fields';
 
 /**
  * Copies into `staging` the target's reference records that `staging` does not replace, with their
@@ -21,7 +22,7 @@ const DONE_KEY = 'reference_record_fields';
  * the publish.
  */
 export async function carryRecordsForward(staging: DuckDbStore, target: ClickHouseStore): Promise<boolean> {
-  const done = await target.all('SELECT 1 FROM meta WHERE key = $1', [DONE_KEY]);
+  const done = await target.all('SELECT 1 FROM meta WHERE key = $1', [RECORD_FIELDS_DONE_KEY]);
   if (done.length > 0) return false;
   const stored = await target.all<Omit<RecordRow, 'fields'>>(
     'SELECT kind, id, ticker, date, body FROM reference_records',
@@ -44,6 +45,6 @@ export async function markRecordFieldsFilled(target: ClickHouseStore): Promise<v
   await target.insert(
     'meta',
     'JSONEachRow',
-    Readable.from([`${JSON.stringify({ key: DONE_KEY, value: '1' })}\n`]),
+    Readable.from([`${JSON.stringify({ key: RECORD_FIELDS_DONE_KEY, value: '1' })}\n`]),
   );
 }

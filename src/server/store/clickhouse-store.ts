@@ -61,6 +61,9 @@ export function parseClickHouseUrl(raw: string): ClickHouseTarget {
   };
 }
 
+/** How long a writable store's statement may take (a publish's copy of a month), in ms. */
+const WRITER_REQUEST_TIMEOUT_MS = 3_600_000;
+
 /** ClickHouse's spelling of the expressions `SqlDialect` names. */
 const CLICKHOUSE_DIALECT: SqlDialect = {
   name: 'clickhouse',
@@ -154,6 +157,8 @@ export class ClickHouseStore implements Store {
       clickhouse_settings: {},
       // Failures reach the caller as errors; the client would log each one besides.
       log: { level: ClickHouseLogLevel.OFF },
+      // A publish copies whole months from table to table: no 30 s limit (the client's) on a writer.
+      ...(options.readOnly !== true && { request_timeout: WRITER_REQUEST_TIMEOUT_MS }),
     });
     const store = new ClickHouseStore(client, target, options.cluster, options.readOnly === true);
     try {
@@ -276,6 +281,14 @@ export class ClickHouseStore implements Store {
     await new Promise<void>((resolve, reject) => {
       result.stream.on('end', resolve);
       result.stream.on('error', reject);
+    });
+  }
+
+  /** Inserts the rows of the query `select` into `table` (in cluster mode, synchronously to the shards). */
+  async insertSelect(table: string, select: string): Promise<void> {
+    await this.client.command({
+      query: `INSERT INTO ${table} ${select}`,
+      clickhouse_settings: this.cluster ? { insert_distributed_sync: 1 } : {},
     });
   }
 

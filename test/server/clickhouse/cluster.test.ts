@@ -1,7 +1,8 @@
 /**
  * Cluster mode against a real cluster: two ClickHouse servers (one shard each) and a ZooKeeper. The
  * schema is created ON CLUSTER, rows are spread over the shards by ticker, queries read through the
- * Distributed tables and answer as the DuckDB store does, and publishing again duplicates nothing.
+ * Distributed tables and answer as the DuckDB store does (futures candles of every kind of resolution
+ * too, page by page), and publishing again duplicates nothing.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { startClickHouse } from '../../support/clickhouse.js';
-import { hasShared, leanDir } from '../../support/shared.js';
+import { hasShared, leanDir, sharedDir } from '../../support/shared.js';
 
 const FILES = [
   'equity/usa/tick/ibm/20131007_trade.zip',
@@ -37,10 +38,32 @@ const REQUESTS = [
   '/v3/reference/tickers',
 ];
 
-const NOW = Date.parse('2013-10-07T23:00:00Z');
+/** Lean's futures files (ES and GC, October 2013), ingested whole. */
+const futuresDir = `${sharedDir}marketdata-futures/lean/`;
 
-async function answer(store: Store, path: string): Promise<unknown> {
-  const app = createApp({ store, now: async () => NOW, log: () => {} });
+/**
+ * Futures candles of several resolutions (seconds from the GC ticks, minutes, hours, sessions, weeks,
+ * months, quarters and years from the bars), each compared page by page, following next_url.
+ */
+const FUTURES_CANDLES = [
+  `/futures/v1/aggs/GCZ3?resolution=5sec&sort=window_start.asc&limit=2000&window_start.gte=${Date.UTC(2013, 9, 8)}000000&window_start.lt=${Date.UTC(2013, 9, 9)}000000`,
+  '/futures/v1/aggs/GCZ3?resolution=59sec&sort=window_start.asc&limit=5000',
+  '/futures/v1/aggs/GCZ3?resolution=1min&limit=500',
+  '/futures/v1/aggs/GCZ3?resolution=1hour&sort=window_start.desc&limit=100',
+  '/futures/v1/aggs/ESZ3?resolution=1session&sort=window_start.asc&limit=5',
+  '/futures/v1/aggs/ESH4?resolution=2session&limit=7&window_start.gte=2013-11-01&window_start.lt=2013-12-15',
+  '/futures/v1/aggs/ESH4?resolution=5week&sort=window_start.asc&limit=1',
+  '/futures/v1/aggs/ESZ3?resolution=1month&sort=window_start.asc&limit=1',
+  '/futures/v1/aggs/GCZ3?resolution=1quarter&sort=window_start.asc&limit=1',
+  '/futures/v1/aggs/ESH0?resolution=1year&sort=window_start.asc',
+];
+
+const NOW = Date.parse('2013-10-07T23:00:00Z');
+/** "Now" of the futures requests: during the GC ticks' day. */
+const FUTURES_NOW = Date.UTC(2013, 9, 8, 15);
+
+async function answer(store: Store, path: string, now = NOW): Promise<{ status: number; body: unknown }> {
+  const app = createApp({ store, now: async () => now, log: () => {} });
   const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
   const body = (await res.json()) as Record<string, unknown>;
   delete body.request_id;
@@ -56,7 +79,7 @@ describe('ClickHouse cluster mode', () => {
   test('two shards and ZooKeeper: ON CLUSTER schema, Distributed reads, idempotent publish', {
     timeout: 300_000,
   }, async (t) => {
-    if (!hasShared(t, leanDir)) return;
+    if (!hasShared(t, leanDir) || !hasShared(t, futuresDir)) return;
     const servers = await startClickHouse(t, 2);
     if (!servers) return;
     const work = mkdtempSync(join(tmpdir(), 'mdq-cluster-'));
@@ -69,6 +92,7 @@ describe('ClickHouse cluster mode', () => {
     const duck = await DuckDbStore.open(join(work, 'store.duckdb'));
     t.after(() => duck.close());
     await ingestLean(duck, lean);
+    await ingestLean(duck, futuresDir);
 
     const [first, second] = servers.urls as [string, string];
     const cluster = await ClickHouseStore.open(first, { cluster: servers.cluster as string, readOnly: true });
@@ -102,5 +126,19 @@ describe('ClickHouse cluster mode', () => {
 
     for (const path of REQUESTS)
       assert.deepEqual(await answer(cluster, path), await answer(duck, path), path);
+
+    // Futures candles through the Distributed tables, every page.
+    let pages = 0;
+    for (const first of FUTURES_CANDLES) {
+      for (let path: string | undefined = first, page = 0; path !== undefined && page < 50; page++) {
+        const expected = await answer(duck, path, FUTURES_NOW);
+        assert.equal(expected.status, 200, `${path} on DuckDB: ${JSON.stringify(expected.body)}`);
+        assert.deepEqual(await answer(cluster, path, FUTURES_NOW), expected, path);
+        const next = (expected.body as { next_url?: string }).next_url;
+        path = next === undefined ? undefined : `${new URL(next).pathname}${new URL(next).search}`;
+        if (path !== undefined) pages++;
+      }
+    }
+    assert.ok(pages >= 5, `${pages} later pages compared`);
   });
 });

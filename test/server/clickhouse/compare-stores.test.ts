@@ -14,6 +14,7 @@ import { createApp } from '../../../src/server/app.js';
 import { startServer } from '../../../src/server/index.js';
 import { ingestJson } from '../../../src/server/ingest/json.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
+import { Where } from '../../../src/server/listing/where.js';
 import { type DataTimes, latestDataTimes } from '../../../src/server/market/now.js';
 import { publishToClickHouse } from '../../../src/server/store/clickhouse-publish.js';
 import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
@@ -279,6 +280,9 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/v2/aggs/ticker/C:EURUSD/range/1/day/2014-04-01/2014-05-31',
     '/v2/aggs/ticker/X:BTCUSD/range/15/minute/2018-04-04/2018-04-04',
     '/v2/aggs/ticker/I:SPX/range/1/day/2013-10-01/2013-10-31',
+    // Indicators read the bars' prices unrounded: forex mid prices as ClickHouse holds them, bit for bit.
+    '/v1/indicators/rsi/C:EURUSD?timespan=quarter',
+    '/v1/indicators/sma/C:EURUSD?timespan=day&window=5&limit=300',
   ],
   trades: [
     '/v3/trades/IBM?timestamp=2013-10-07&limit=1000',
@@ -306,6 +310,8 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/v2/snapshot/locale/global/markets/crypto/tickers/X:BTCUSD',
     '/v3/snapshot?ticker.any_of=SPY,IBM,C:EURUSD,X:BTCUSD',
     '/v3/snapshot/indices?ticker.any_of=I:SPX',
+    '/v3/snapshot?ticker.any_of=',
+    '/v2/snapshot/locale/us/markets/stocks/tickers?tickers=',
   ],
   'option chain': [
     '/v3/snapshot/options/GOOG?expiration_date=2015-12-24&limit=250',
@@ -323,6 +329,12 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/v3/reference/splits?execution_date.gte=2014-01-01',
     '/stocks/v1/splits?ticker=AAPL',
     '/stocks/v1/splits?execution_date.gte=2014-01-01',
+    // The store holds no CUSIPs or CIKs: nothing matches (a condition every store accepts).
+    '/v3/reference/tickers?cusip=037833100',
+    '/v3/reference/tickers?cik=0000320193&market=stocks',
+    // Lower case beyond ASCII (the ticker NAMED has a name with accented capitals).
+    `/v3/reference/tickers?search=${encodeURIComponent('étoile')}`,
+    `/v3/reference/tickers?search=${encodeURIComponent('SOCIÉTÉ')}`,
   ],
   // Each listing's pages are compared too, by following next_url.
   records: [
@@ -347,6 +359,9 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/stocks/v1/dividends?frequency.gt=0&frequency.lt=12&limit=5&sort=declaration_date.desc',
     '/stocks/v1/dividends?ticker=ZZZZ',
     '/stocks/v1/splits?ticker=ZZZZ',
+    // Empty lists: no ticker of none.
+    '/stocks/v1/dividends?ticker.any_of=',
+    '/stocks/v1/splits?ticker.any_of=',
     '/v2/reference/news?ticker=NFLX',
     '/v2/reference/news',
     '/v2/reference/news?ticker=AAPL&order=asc',
@@ -492,6 +507,10 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
       return file;
     });
     await ingestJson(duck, [...RECORDS, ...more]);
+    // A listed ticker whose name has capitals beyond ASCII, for the tickers search.
+    await duck.run(
+      "INSERT INTO tickers (ticker, name, market, locale, active) VALUES ('NAMED', 'ÉTOILE Société', 'stocks', 'us', TRUE)",
+    );
     const clickhouse = await ClickHouseStore.open(servers.urls[0] as string, { readOnly: true });
     t.after(() => clickhouse.close());
     await publishToClickHouse(duck, clickhouse);
@@ -578,6 +597,12 @@ describe('the ClickHouse store answers as the DuckDB store', () => {
       assert.ok(expected.events.flat().length > 0 || market === 'crypto', `${market} replay reads ticks`);
       const difference = firstDifference(expected, await read(clickhouse));
       assert.equal(difference, undefined, `replay of ${market} ${JSON.stringify(filter)}`);
+    }
+
+    // A list filter of no values (which no request above leads to yet) matches nothing on both stores.
+    for (const store of [duck, clickhouse] as Store[]) {
+      const none = new Where().anyOf(store.dialect, 'ticker', []);
+      assert.deepEqual(await store.all(`SELECT ticker FROM tickers${none}`, none.params), [], store.location);
     }
 
     const stale = [...NOT_YET_IDENTICAL].filter((p) => identical.includes(p));

@@ -2,21 +2,25 @@
  * A ClickHouse database written before reference records had their filtered and sorted fields as
  * columns: its next publish adds the columns and fills them for the records it holds, so that the
  * record listings answer as the DuckDB store holding the same records does, on one server and on a
- * cluster.
+ * cluster. A server opening such a database brings it up to date itself, before its first answer.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, type TestContext, test } from 'node:test';
 import { createApp } from '../../../src/server/app.js';
+import { startServer } from '../../../src/server/index.js';
 import { ingestJson, parseJsonRecords, recordRows } from '../../../src/server/ingest/json.js';
 import { publishToClickHouse } from '../../../src/server/store/clickhouse-publish.js';
+import { CLICKHOUSE_TABLES } from '../../../src/server/store/clickhouse-schema.js';
 import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
+import { upgradeClickHouseSchema } from '../../../src/server/store/clickhouse-upgrade.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { startClickHouse } from '../../support/clickhouse.js';
+import { hasShared, recordedDir } from '../../support/shared.js';
 
 const article = (id: string, published: string, tickers: string[], title = id) => ({
   id,
@@ -45,6 +49,8 @@ const NEW = {
   ],
 };
 
+const NOW = Date.parse('2023-03-01T00:00:00Z');
+
 const REQUESTS = [
   '/v2/reference/news',
   '/v2/reference/news?ticker=AAPL',
@@ -53,15 +59,19 @@ const REQUESTS = [
 ];
 
 async function answer(store: Store, path: string): Promise<unknown> {
-  const app = createApp({ store, now: async () => Date.parse('2023-03-01T00:00:00Z'), log: () => {} });
+  const app = createApp({ store, now: async () => NOW, log: () => {} });
   const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
   const body = (await res.json()) as Record<string, unknown>;
   delete body.request_id;
   return { status: res.status, body };
 }
 
-/** The table of reference records as mdq wrote it before it had the field columns. */
-async function writeOldTable(store: ClickHouseStore, cluster: string | undefined): Promise<void> {
+/** The table of reference records as mdq wrote it before it had the field columns, holding `files`' records. */
+async function writeOldTable(
+  store: ClickHouseStore,
+  cluster: string | undefined,
+  files: readonly { text: string; file: string }[] = [{ text: JSON.stringify(OLD), file: 'old.json' }],
+): Promise<void> {
   const columns = 'kind String, id String, ticker Nullable(String), date Nullable(String), body String';
   const engine = 'ENGINE = MergeTree ORDER BY (kind, id)';
   if (cluster) {
@@ -73,7 +83,7 @@ async function writeOldTable(store: ClickHouseStore, cluster: string | undefined
   } else {
     await store.run(`CREATE TABLE reference_records (${columns}) ${engine}`);
   }
-  const rows = recordRows(parseJsonRecords(JSON.stringify(OLD), 'old.json'), 'old.json').records;
+  const rows = files.flatMap(({ text, file }) => recordRows(parseJsonRecords(text, file), file).records);
   const lines = rows.map(({ fields: _f, ...r }) => `${JSON.stringify(r)}\n`);
   await store.insert('reference_records', 'JSONEachRow', Readable.from(lines));
 }
@@ -118,4 +128,84 @@ describe('a ClickHouse database from before the record field columns', () => {
     upgrade(t, 1),
   );
   test('a cluster: the same, ON CLUSTER', { timeout: 300_000 }, (t) => upgrade(t, 2));
+
+  test('mdq serve brings it up to date when it opens the store: the record routes answer as on DuckDB', {
+    timeout: 300_000,
+  }, async (t) => {
+    if (!hasShared(t, recordedDir)) return;
+    const servers = await startClickHouse(t);
+    if (!servers) return;
+    const work = mkdtempSync(join(tmpdir(), 'mdq-ch-records-'));
+    t.after(() => rmSync(work, { recursive: true, force: true }));
+    const ipos = join(work, 'ipos.json');
+    writeFileSync(ipos, JSON.stringify({ status: 'OK', results: IPOS }));
+    const files = [...RECORDED.map((f) => `${recordedDir}${f}`), ipos];
+
+    // The tables an earlier mdq wrote: the same as now, but for the reference records' field columns.
+    const clickhouse = await ClickHouseStore.open(servers.urls[0] as string);
+    t.after(() => clickhouse.close());
+    for (const table of CLICKHOUSE_TABLES) {
+      if (table.name !== 'reference_records') await clickhouse.createTable(table, table.name);
+    }
+    await writeOldTable(
+      clickhouse,
+      undefined,
+      files.map((file) => ({ text: readFileSync(file, 'utf8'), file })),
+    );
+    const duck = await DuckDbStore.open(join(work, 'store.duckdb'));
+    t.after(() => duck.close());
+    await ingestJson(duck, files);
+
+    const server = await startServer({ store: servers.urls[0] as string, now: NOW, port: 0, log: () => {} });
+    try {
+      for (const path of RECORD_REQUESTS) {
+        const res = await fetch(`${server.url}${path}`, { headers: { Authorization: 'Bearer k' } });
+        const body = (await res.json()) as Record<string, unknown>;
+        delete body.request_id;
+        assert.deepEqual({ status: res.status, body }, await answer(duck, path), path);
+      }
+    } finally {
+      await server.close();
+    }
+    // Up to date now: the next open changes nothing.
+    assert.equal(await upgradeClickHouseSchema(clickhouse), false);
+  });
 });
+
+/** Recorded answers of the service, as `mdq ingest json` loads them. */
+const RECORDED = [
+  'v3/reference/dividends.json',
+  'v2/reference/news&ticker=NFLX.json',
+  'vX/reference/financials.json',
+];
+
+const IPOS = [
+  {
+    ticker: 'NEWA',
+    issuer_name: 'New A Corp',
+    ipo_status: 'history',
+    listing_date: '2021-03-04',
+    us_code: '111111111',
+  },
+  {
+    ticker: 'NEWB',
+    issuer_name: 'Another B Inc',
+    ipo_status: 'pending',
+    listing_date: '2021-06-10',
+    us_code: '222222222',
+  },
+];
+
+/** Each record route, with the filters and sorts that read the field columns. */
+const RECORD_REQUESTS = [
+  '/v3/reference/dividends',
+  '/v3/reference/dividends?cash_amount.gt=0.1&sort=pay_date&order=desc',
+  '/stocks/v1/dividends?sort=ex_dividend_date.desc',
+  '/v2/reference/news?ticker=NFLX',
+  '/v2/reference/news?published_utc.gte=2020-01-01&order=asc',
+  '/vX/reference/financials',
+  '/vX/reference/financials?timeframe=quarterly&sort=filing_date',
+  '/vX/reference/ipos',
+  '/vX/reference/ipos?ipo_status=history&sort=issuer_name&order=asc',
+  '/vX/reference/ipos?us_code=222222222',
+];
