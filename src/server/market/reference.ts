@@ -69,9 +69,10 @@ export function listTickers(store: Store, v: Values, page: OffsetWindow): Promis
   if (market) where.add('market = ?', market);
   const exchange = str(v.get('exchange'));
   if (exchange) where.add('primary_exchange = ?', exchange);
-  // The store holds no CUSIPs or CIKs: a filter on either matches nothing (`1 = 0`: ClickHouse 18.16
-  // has no FALSE).
-  if (v.has('cusip') || v.has('cik')) where.raw('1 = 0');
+  const cik = str(v.get('cik'));
+  if (cik) where.add('cik = ?', cik);
+  // The store holds no CUSIPs: a filter on one matches nothing (`1 = 0`: ClickHouse 18.16 has no FALSE).
+  if (v.has('cusip')) where.raw('1 = 0');
   const search = str(v.get('search'));
   if (search) {
     where.add(

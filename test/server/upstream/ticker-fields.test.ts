@@ -91,6 +91,14 @@ describe('caching server: tickers listing fields', () => {
               ['AAAU', 'AA', 'A', 'AAA'],
             );
             assert.equal(proxy.seen.length, 1, 'the listing is fetched whole once');
+            // A filter on a CIK the stored records give matches their tickers.
+            const cik = String(recorded.find((r) => typeof r.cik === 'string')?.cik);
+            const byCikFilter = await get(upstream.url, `/v3/reference/tickers?market=stocks&cik=${cik}`);
+            assert.deepEqual(
+              (byCikFilter.body.results as Json[]).map((r) => r.ticker),
+              recorded.filter((r) => r.cik === cik).map((r) => r.ticker),
+            );
+            assert.ok((byCikFilter.body.results as Json[]).length > 0);
           } finally {
             await cache.close();
           }
