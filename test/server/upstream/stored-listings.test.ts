@@ -11,7 +11,6 @@ import {
   withCachingApp,
   withCachingServer,
   withoutOrigin,
-  withoutRequestId,
 } from '../../support/upstream-rig.js';
 
 /**
