@@ -184,7 +184,7 @@ describe('mdq ingest json', () => {
       );
       await assert.rejects(
         ingestJson(store, [bad], { kind: 'tickers' }),
-        /bad\.json: has a ticker record without market/,
+        /bad\.json: record 1 of 1 \(fields ticker, name, locale\) lacks market; a tickers record needs ticker, market, locale/,
       );
       assert.equal((await store.all("SELECT 1 FROM tickers WHERE ticker = 'ZZ'")).length, 0);
     });
