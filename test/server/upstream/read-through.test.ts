@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
-import { type Answer, allPages, get, withCachingServer, } from '../../support/upstream-rig.js';
+import { type Answer, allPages, get, withCachingServer } from '../../support/upstream-rig.js';
 
 /**
  * The caching server (`startServer({ upstream })`) over real loopback HTTP: a server over the Lean test
