@@ -45,7 +45,7 @@ const STORED_TICKER_COLUMNS = new Set([
  * The sort keys the tickers operation declares that are stored columns; the others (identifiers the
  * store lacks) sort by ticker.
  */
-const TICKER_SORT_COLUMNS: ReadonlySet<string> = new Set<string>(
+export const TICKER_SORT_COLUMNS: ReadonlySet<string> = new Set<string>(
   tickers.params.flatMap((p) =>
     p.wire === 'sort' && p.type.kind === 'enum'
       ? p.type.values.filter((v) => STORED_TICKER_COLUMNS.has(v))

@@ -34,6 +34,7 @@ import {
 } from '../../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
+import { TICKER_SORT_COLUMNS } from '../market/reference.js';
 import { marketTimeZone } from '../market/time-zone.js';
 import {
   type BarTimespan,
@@ -255,24 +256,6 @@ const STORED_TICKER_FILTERS = new Set([
   'exchange',
   'active',
 ]);
-/** Sort keys of the tickers listing that are stored columns. */
-const STORED_TICKER_SORTS = new Set([
-  'ticker',
-  'name',
-  'market',
-  'locale',
-  'primary_exchange',
-  'type',
-  'currency_symbol',
-  'currency_name',
-  'base_currency_symbol',
-  'base_currency_name',
-  'cik',
-  'composite_figi',
-  'share_class_figi',
-  'last_updated_utc',
-  'delisted_utc',
-]);
 
 /**
  * The tickers listing of a set of filters is stored whole the first time and answered from its rows
@@ -283,7 +266,7 @@ function tickersNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
   const req = parseRequest(tickers, c);
   const filters = listingFilters(tickers, req.query);
   const sort = req.values.get('sort');
-  if (typeof sort === 'string' && !STORED_TICKER_SORTS.has(sort)) return 'upstream';
+  if (typeof sort === 'string' && !TICKER_SORT_COLUMNS.has(sort)) return 'upstream';
   for (const name of new URLSearchParams(filters).keys())
     if (!STORED_TICKER_FILTERS.has(name)) return 'upstream';
   return [{ ticker: filters, kind: 'tickers', accepts: ['tickers'], range: ALL_DAYS }];
