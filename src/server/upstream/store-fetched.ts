@@ -128,11 +128,7 @@ export function tableStorage(rows: TableRows): Storage {
 
   return {
     remove: (at) => [removal(at)],
-    // Counts the rows the removal deletes.
-    size: (at) => {
-      const r = removal(at);
-      return { sql: r.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: r.params };
-    },
+    size: (at) => rowsRemoved(removal(at)),
     async write(store, f) {
       const files = await daysHoldingFiles(store, f);
       const lines = results(f.pages)
@@ -156,6 +152,11 @@ export function tableStorage(rows: TableRows): Storage {
       }
     },
   };
+}
+
+/** The count of the rows a `DELETE FROM … WHERE …` statement removes (a storage's `size`). */
+function rowsRemoved(removal: Statement): Statement {
+  return { sql: removal.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: removal.params };
 }
 
 /**
@@ -188,11 +189,7 @@ export function recordStorage(kind: JsonKind): Storage {
 
   return {
     remove: (at) => [removal(at)],
-    // Counts the rows the removal deletes.
-    size: (at) => {
-      const r = removal(at);
-      return { sql: r.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: r.params };
-    },
+    size: (at) => rowsRemoved(removal(at)),
     async write(store, f) {
       const files = await fromFiles(store, f);
       const file = `upstream ${kind} of ${f.ticker}`;
