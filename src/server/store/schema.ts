@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -226,5 +226,25 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE tickers ADD COLUMN IF NOT EXISTS composite_figi VARCHAR;
   ALTER TABLE tickers ADD COLUMN IF NOT EXISTS share_class_figi VARCHAR;
   ALTER TABLE tickers ADD COLUMN IF NOT EXISTS last_updated_utc TIMESTAMP;
+  `,
+  `
+  -- Snapshots a caching server fetched, one row per kind ('snapshot:stocks', 'snapshot:options', ...)
+  -- and ticker: the ticker's snapshot object as the service wrote it (JSON text) and when it was
+  -- fetched, whichever answer brought it (one ticker's, many tickers', a chain's, a universal one).
+  CREATE TABLE IF NOT EXISTS snapshots (
+    kind VARCHAR NOT NULL, ticker VARCHAR NOT NULL, fetched_at TIMESTAMP NOT NULL, body VARCHAR NOT NULL,
+    PRIMARY KEY (kind, ticker));
+  -- One ticker's v2 snapshots were stored as the answers that brought them: their snapshot objects
+  -- become rows, covered under the kind of their market.
+  INSERT OR REPLACE INTO snapshots
+    SELECT CASE WHEN r.ticker LIKE 'C:%' THEN 'snapshot:forex' WHEN r.ticker LIKE 'X:%' THEN 'snapshot:crypto'
+        ELSE 'snapshot:stocks' END,
+      r.ticker, c.fetched_at, json_extract(r.body, '$.ticker')::VARCHAR
+    FROM reference_records r JOIN coverage c ON c.kind = 'snapshot' AND c.ticker = r.ticker
+    WHERE r.kind = 'snapshot' AND json_type(r.body, '$.ticker') = 'OBJECT';
+  UPDATE coverage SET kind = CASE WHEN ticker LIKE 'C:%' THEN 'snapshot:forex' WHEN ticker LIKE 'X:%'
+      THEN 'snapshot:crypto' ELSE 'snapshot:stocks' END
+    WHERE kind = 'snapshot';
+  DELETE FROM reference_records WHERE kind = 'snapshot';
   `,
 ];

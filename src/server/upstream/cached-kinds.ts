@@ -11,7 +11,12 @@ import {
   tickerNews,
   tickers,
 } from '../../operations/reference.js';
-import { snapshotTicker } from '../../operations/snapshots.js';
+import {
+  indicesSnapshot,
+  optionContractSnapshot,
+  snapshotTicker,
+  universalSnapshot,
+} from '../../operations/snapshots.js';
 import { quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { JsonKind } from '../ingest/json-kinds.js';
 import { TICKER_RECORD_COLUMNS } from '../ingest/ticker-records.js';
@@ -28,6 +33,7 @@ import {
   text,
 } from './store-fetched.js';
 import { listingStorage } from './store-listing.js';
+import { isRequest, optionItems, resultItems, snapshotStorage, v2Items } from './store-snapshots.js';
 
 /**
  * Every kind of data the caching server stores, one declaration each (see {@link CachedKind}); the
@@ -140,14 +146,8 @@ const details: CachedKind = {
   storage: recordStorage('ticker_details'),
 };
 
-/**
- * Routes of a ticker's current state, stored as the answer that brought them: its snapshot (by the
- * ticker prefix of its market), its last trade and last quote.
- */
+/** Routes of a ticker's current state, stored as the answer that brought them: its last trade and quote. */
 export const LIVE = [
-  { kind: 'snapshot', prefix: 'C:', op: snapshotTicker('global/markets/forex') },
-  { kind: 'snapshot', prefix: 'X:', op: snapshotTicker('global/markets/crypto') },
-  { kind: 'snapshot', prefix: '', op: snapshotTicker('us/markets/stocks') },
   { kind: 'last_trade', prefix: '', op: lastTrade() },
   { kind: 'last_quote', prefix: '', op: lastQuote },
 ] as const;
@@ -166,8 +166,8 @@ const live = (kind: (typeof LIVE)[number]['kind'], label: string): CachedKind =>
 });
 
 /**
- * An answer stored as fetched under its request (path and query, see `requestKey`): snapshots of many
- * tickers, of an option chain, of indices, the v1 last forex quote and crypto trade.
+ * An answer stored as fetched under its request (path and query, see `requestKey`): gainers and
+ * losers, indicators, the v1 last forex quote and crypto trade, ...
  */
 const storedAnswer: CachedKind = {
   name: 'answer',
@@ -177,6 +177,55 @@ const storedAnswer: CachedKind = {
   first: (request) => request,
   storage: answerStorage('answer'),
 };
+
+/**
+ * Snapshots, one kind per market or family, stored as data (see `store-snapshots.ts`): every
+ * ticker's snapshot object of any answer of theirs is a row, covered as the ticker's; a request the
+ * rows cannot answer keeps its answer too, under the request. `one` asks for one ticker's snapshot
+ * (a refresh of its row).
+ */
+export const SNAPSHOTS = [
+  ...(['stocks', 'forex', 'crypto'] as const).map((market) => {
+    const op = snapshotTicker(market === 'stocks' ? 'us/markets/stocks' : `global/markets/${market}`);
+    return {
+      name: `snapshot:${market}`,
+      label: `${market} snapshot`,
+      items: v2Items,
+      one: (ticker: string) => expandPath(op.path, { ticker }),
+    };
+  }),
+  {
+    name: 'snapshot:options',
+    label: 'option contract snapshot',
+    items: optionItems,
+    one: (contract: string) =>
+      expandPath(optionContractSnapshot.path, {
+        underlyingAsset: /^O:([A-Z.]+)\d{6}[CP]\d{8}$/.exec(contract)?.[1] ?? '',
+        optionContract: contract,
+      }),
+  },
+  {
+    name: 'snapshot:indices',
+    label: 'index snapshot',
+    items: resultItems,
+    one: (ticker: string) => `${indicesSnapshot.path}?${new URLSearchParams({ 'ticker.any_of': ticker })}`,
+  },
+  {
+    name: 'snapshot:universal',
+    label: 'universal snapshot',
+    items: resultItems,
+    one: (ticker: string) => `${universalSnapshot.path}?${new URLSearchParams({ 'ticker.any_of': ticker })}`,
+  },
+] as const;
+
+const snapshot = (s: (typeof SNAPSHOTS)[number]): CachedKind => ({
+  name: s.name,
+  label: s.label,
+  span: 'whole',
+  answer: true,
+  first: (ticker) => (isRequest(ticker) ? ticker : s.one(ticker)),
+  storage: snapshotStorage(s.name, s.items),
+});
 
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -255,7 +304,7 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   records('news', 'news', tickerNews.path, 1000),
   records('financials', 'financials', stockFinancials.path, 100),
   details,
-  live('snapshot', 'snapshot'),
+  ...SNAPSHOTS.map(snapshot),
   live('last_trade', 'last trade'),
   live('last_quote', 'last quote'),
   tickerListing,

@@ -8,7 +8,7 @@ import { marketTimeZone } from '../market/time-zone.js';
 import type { DuckDbStore as Store } from '../store/duckdb-store.js';
 import { routePattern } from '../validate.js';
 import type { CachedKind } from './cached-kind.js';
-import { cachedKind } from './cached-kinds.js';
+import { cachedKind, SNAPSHOTS } from './cached-kinds.js';
 import {
   ALL_DAYS,
   type CoverageKind,
@@ -21,6 +21,7 @@ import {
 import { type Need, ROUTE_PLANS, type RoutePlan } from './route-plans.js';
 import { firstOpenDay } from './session-end.js';
 import { isNotStorable } from './store-listing.js';
+import { snapshotRows, storeSnapshotRows } from './store-snapshots.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -57,10 +58,12 @@ export class ReadThrough {
   readonly #store: Store;
   readonly #transport: Transport | undefined;
   readonly #offline: boolean;
+  readonly #recorded: boolean;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   readonly #log: (line: string) => void;
   readonly #flights = new Map<string, Promise<void>>();
+  readonly #rowFlights = new Map<string, Promise<Record<string, unknown>>>();
   /** Writes wait for the answers being read to finish, and answers wait for a write. */
   #readers = 0;
   #writing: Promise<void> | undefined;
@@ -71,6 +74,9 @@ export class ReadThrough {
    * @param options - The upstream, see {@link UpstreamOptions}.
    * @param log - Where a line per upstream fetch goes (never the key).
    * @param now - The clock that decides which sessions have ended (tests give their own).
+   * @param mode - `recorded`: no upstream at all (a server without `--upstream` over a store a caching
+   *   server filled): what was stored as answers and snapshot rows is answered, however old, and
+   *   everything else by the local routes from what is stored, exactly as without this layer.
    * @throws InvalidParameterError for a bad `rate`, `maxAgeSeconds` or `url`; MissingApiKeyError
    *   without a key for a remote upstream.
    */
@@ -79,9 +85,11 @@ export class ReadThrough {
     options: UpstreamOptions,
     log: (line: string) => void = () => {},
     now: () => number = Date.now,
+    mode: 'read-through' | 'recorded' = 'read-through',
   ) {
     this.#store = store;
-    this.#offline = options.offline === true;
+    this.#recorded = mode === 'recorded';
+    this.#offline = options.offline === true || this.#recorded;
     const age = options.maxAgeSeconds ?? UPSTREAM_MAX_AGE_SECONDS;
     if (!(age >= 0) || !Number.isFinite(age)) {
       throw new Error(`Invalid upstream maxAgeSeconds: ${String(age)}; expected seconds ≥ 0`);
@@ -99,6 +107,15 @@ export class ReadThrough {
         }),
       );
     }
+  }
+
+  /**
+   * Whether `store` holds anything a caching server stored as an answer or a snapshot row: a server
+   * without an upstream over it answers those (see the `recorded` mode).
+   */
+  static async hasRecorded(store: Store): Promise<boolean> {
+    const kinds = await store.all<{ kind: string }>('SELECT DISTINCT kind FROM coverage');
+    return kinds.some((k) => cachedKind(k.kind)?.answer === true);
   }
 
   /** Mounts the layer's handlers on `app`, before the local routes (each calls on to them). */
@@ -163,12 +180,23 @@ export class ReadThrough {
     try {
       needs = plan.needs(c, this.#now());
     } catch (e) {
+      // Without an upstream, the local route answers a request as it would without this layer.
+      if (this.#recorded) {
+        await this.#read(next);
+        return undefined;
+      }
       // A cursor the local routes cannot read came from the service: it pages upstream.
       if (new URL(c.req.url).searchParams.has('cursor') && !this.#offline) needs = 'upstream';
       else throw e;
     }
     const answered = needs !== 'upstream' && needs.length === 1 && needs[0] && kindOf(needs[0].kind).answer;
     try {
+      const rows = needs !== 'upstream' && needs.length === 1 ? needs[0] : undefined;
+      if (rows?.rows) return await this.#fromRows(c, next, rows);
+      if (this.#recorded && !answered) {
+        await this.#read(next);
+        return undefined;
+      }
       if (needs === 'upstream') {
         if (this.#offline) {
           await this.#read(next);
@@ -220,6 +248,72 @@ export class ReadThrough {
     if ('request_id' in body) body.request_id = id;
     for (const link of answerLinks(body)) link.set(`${originOf(c)}${link.url}`);
     return jsonResponse(stringifyJson(body), 200, id);
+  }
+
+  /**
+   * A snapshot request answered from the rows of the tickers it names when all are stored and fresh
+   * (offline: however old); otherwise fetched as it is, its snapshot objects stored as rows, and
+   * answered as the service answered it. Offline, a request none of whose tickers is stored is computed
+   * by the local route; one with some stored answers a 404 naming the others.
+   */
+  async #fromRows(c: Context<AppEnv>, next: Next, need: Need): Promise<Response | undefined> {
+    const ask = need.rows as NonNullable<Need['rows']>;
+    const kind = kindOf(need.kind);
+    const freshSince = this.#offline ? 0 : this.#now() - this.#maxAgeMs;
+    const stored = await this.#read(() => snapshotRows(this.#store, kind.name, ask.tickers, freshSince));
+    const missing = ask.tickers.filter((t) => !stored.has(t));
+    const id = c.get('requestId');
+    if (missing.length === 0) {
+      this.stats.answeredFromStore++;
+      return jsonResponse(
+        ask.answer(
+          ask.tickers.map((t) => stored.get(t) as string),
+          id,
+        ),
+        200,
+        id,
+      );
+    }
+    if (this.#offline) {
+      if (stored.size === 0 || this.#recorded) {
+        await this.#read(next);
+        return undefined;
+      }
+      throw notFound(
+        `Not stored: ${kind.label} of ${missing.join(', ')}; this server is offline and fetches nothing upstream.`,
+      );
+    }
+    const body = { ...(await this.#fetchRows(need)) };
+    if ('request_id' in body) body.request_id = id;
+    for (const link of answerLinks(body)) link.set(`${originOf(c)}${link.url}`);
+    return jsonResponse(stringifyJson(body), 200, id);
+  }
+
+  /**
+   * Fetches a snapshot request as it is (one page, its links kept as paths of this server's) and stores
+   * its snapshot objects as rows; an identical fetch in flight is joined.
+   * @returns The answer.
+   */
+  #fetchRows(need: Need): Promise<Record<string, unknown>> {
+    const key = JSON.stringify([need.ticker, need.kind, 'rows']);
+    let flight = this.#rowFlights.get(key);
+    if (!flight) {
+      flight = (async () => {
+        const transport = this.#transport as Transport;
+        const fetchedAt = this.#now();
+        this.stats.upstreamRequests++;
+        const body = parseJson((await transport.get(need.ticker)).body) as Record<string, unknown>;
+        for (const link of answerLinks(body)) link.set(this.#localPath(link.url));
+        const kind = SNAPSHOTS.find((s) => s.name === need.kind) as (typeof SNAPSHOTS)[number];
+        const rows = await this.#writing$(() =>
+          storeSnapshotRows(this.#store, kind.name, kind.items, [body], fetchedAt),
+        );
+        this.#log(`upstream: stored ${rows} ${kind.label}${rows === 1 ? '' : 's'} of ${need.ticker}`);
+        return body;
+      })().finally(() => this.#rowFlights.delete(key));
+      this.#rowFlights.set(key, flight);
+    }
+    return flight;
   }
 
   /** Fetches what `need` lacks; true when anything was fetched. */

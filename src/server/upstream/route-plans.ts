@@ -24,14 +24,7 @@ import {
   tickerNews,
   tickers,
 } from '../../operations/reference.js';
-import {
-  gainersAndLosers,
-  indicesSnapshot,
-  optionContractSnapshot,
-  optionsChainSnapshot,
-  snapshotAll,
-  universalSnapshot,
-} from '../../operations/snapshots.js';
+import { gainersAndLosers } from '../../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
 import { TICKER_SORT_COLUMNS } from '../market/reference.js';
@@ -49,6 +42,7 @@ import { GROUPED, LIVE } from './cached-kinds.js';
 import { ALL_DAYS, type CoverageKind, type DayRange, dayNumber, dayText } from './coverage.js';
 import { FUTURES_PLANS } from './futures-plans.js';
 import { dayEndMs } from './session-end.js';
+import { SNAPSHOT_PLANS } from './snapshot-plans.js';
 
 /**
  * What each route the caching server answers from the store needs stored first, one plan per route
@@ -68,6 +62,15 @@ export interface Need {
    * at or after it, the answer is kept for good; before it, or without one, it ages.
    */
   settlesAt?: number;
+  /**
+   * A snapshot request its kind's rows answer (see `store-snapshots.ts`): the tickers it names, and its
+   * answer built from their snapshot objects (JSON text, in that order). When any is missing or aged,
+   * the request is fetched as it is and its objects stored as rows.
+   */
+  rows?: {
+    tickers: readonly string[];
+    answer(items: readonly string[], requestId: string): string;
+  };
 }
 
 /** A route the caching server answers from the store once what it needs is stored. */
@@ -312,9 +315,8 @@ function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
 }
 
 /**
- * Routes answered as the service answered them, stored under their request: snapshots of many tickers
- * (the gainers and losers: see `MOVERS`), of an option chain or
- * contract, of indices, universal snapshots, the v1 last forex quote and crypto trade; crypto's grouped
+ * Routes answered as the service answered them, stored under their request (the gainers and losers:
+ * see `MOVERS`; snapshots: see `SNAPSHOT_PLANS`): the v1 last forex quote and crypto trade; crypto's grouped
  * daily bars (stamped with each day's last trading minute, which daily bars do not hold); indicators
  * (the local route computes them over every stored bar of the ticker, so stored bars of a range do not
  * give the service's values); related companies, IPOs and ticker events.
@@ -328,13 +330,6 @@ const STORED_ANSWERS: readonly OperationSpec[] = [
   relatedCompanies,
   ipos,
   tickerEvents,
-  snapshotAll('us/markets/stocks'),
-  snapshotAll('global/markets/forex'),
-  snapshotAll('global/markets/crypto'),
-  optionsChainSnapshot,
-  optionContractSnapshot,
-  indicesSnapshot,
-  universalSnapshot,
   lastForexQuote,
   lastCryptoTrade,
 ];
@@ -450,6 +445,7 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: tickers, needs: tickersNeeds },
   { op: optionContracts, needs: contractsNeeds },
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
+  ...SNAPSHOT_PLANS,
   ...MOVERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => moversNeeds(c, op) })),
   ...FUTURES_PLANS,
   // Crypto's open and close of a day, with its first and last trades: an answer, final once the day ends.

@@ -244,29 +244,34 @@ export function answerStorage(kind: string): Storage {
       params: [kind, at.ticker],
     }),
     async write(store, f) {
-      const page = f.pages[0] ?? {};
-      const body = 'request_id' in page ? { ...page, request_id: '' } : page;
-      await store.transaction(async () => {
-        const r = removal(f);
-        await store.run(r.sql, r.params);
-        await store.run(
-          'INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ($1, $2, $2, NULL, $3)',
-          [kind, f.ticker, stringifyJson(body)],
-        );
-        await recordCoverage(
-          store,
-          f.ticker,
-          f.kind,
-          f.range,
-          f.fetchedAt,
-          f.today,
-          'upstream',
-          f.settled === true,
-        );
-      });
+      await store.transaction(() => writeAnswer(store, kind, f));
       return 0;
     },
   };
+}
+
+/**
+ * Writes the answer of a fetch (its one page) under `kind` and its ticker, with its coverage, replacing
+ * the one stored; run inside a transaction.
+ */
+export async function writeAnswer(store: Store, kind: string, f: Fetched): Promise<void> {
+  const page = f.pages[0] ?? {};
+  const body = 'request_id' in page ? { ...page, request_id: '' } : page;
+  await store.run('DELETE FROM reference_records WHERE kind = $1 AND ticker = $2', [kind, f.ticker]);
+  await store.run(
+    'INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ($1, $2, $2, NULL, $3)',
+    [kind, f.ticker, stringifyJson(body)],
+  );
+  await recordCoverage(
+    store,
+    f.ticker,
+    f.kind,
+    f.range,
+    f.fetchedAt,
+    f.today,
+    'upstream',
+    f.settled === true,
+  );
 }
 
 /** The days of a range, in order. */

@@ -135,10 +135,12 @@ describe('caching server: answers stored as fetched', () => {
       assert.equal(failed.body.status, 'ERROR');
       assert.match(failed.body.error, /upstream service answered 500.*nothing of this request was stored/);
       assert.equal(await countRows(store, 'SELECT * FROM reference_records'), 0);
+      assert.equal(await countRows(store, 'SELECT * FROM snapshots'), 0);
       assert.equal(await countRows(store, 'SELECT * FROM coverage'), 0);
       proxy.script = () => 'forward';
       assert.equal((await get(cache.url, path)).status, 200);
-      assert.equal(await countRows(store, "SELECT * FROM coverage WHERE kind = 'answer'"), 1);
+      assert.equal(await countRows(store, "SELECT * FROM snapshots WHERE kind = 'snapshot:indices'"), 1);
+      assert.equal(await countRows(store, "SELECT * FROM coverage WHERE ticker = 'I:VIX'"), 1);
       // The Lean data has no crypto ticks and no related companies: the upstream's 404 reaches the
       // client, and is not stored.
       for (const missing of ['/v1/last/crypto/BTC/USD', '/v1/related-companies/AAPL']) {

@@ -178,7 +178,7 @@ describe('caching server and its upstream', () => {
         clock.now += 2000;
         assert.equal((await app.request(path)).status, 200);
         assert.equal(proxy.seen.length, 2);
-        assert.equal(await countRows(store, "SELECT * FROM reference_records WHERE kind = 'snapshot'"), 1);
+        assert.equal(await countRows(store, "SELECT * FROM snapshots WHERE kind = 'snapshot:stocks'"), 1);
       },
     );
   });

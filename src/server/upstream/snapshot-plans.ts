@@ -1,0 +1,137 @@
+import type { Context } from 'hono';
+import type { OperationSpec } from '../../core/operation.js';
+import { decodeParam } from '../../core/wire-values.js';
+import {
+  indicesSnapshot,
+  optionContractSnapshot,
+  optionsChainSnapshot,
+  snapshotAll,
+  snapshotTicker,
+  universalSnapshot,
+} from '../../operations/snapshots.js';
+import type { AppEnv } from '../http.js';
+import { parseRequest } from '../validate.js';
+import { ALL_DAYS } from './coverage.js';
+import { type Need, type RoutePlan, requestKey } from './route-plans.js';
+
+/**
+ * What the snapshot routes need stored (see {@link RoutePlan}). Snapshots are stored as rows, one per
+ * kind and ticker (`store-snapshots.ts`): a request naming its tickers (the v2 snapshot of one ticker or
+ * of `tickers=`, an option contract, `ticker.any_of` of the indices and universal snapshots, on one page)
+ * is answered from their rows once every one is stored and fresh, whichever answer brought them. Any
+ * other request (a whole market, a chain, filters) is stored as its answer, under its request, and
+ * its snapshot objects as rows.
+ */
+
+/** The answer's request id as JSON text. */
+const quoted = (id: string): string => JSON.stringify(id);
+
+/** A request's query parameters the operation declares, besides the key. */
+function declaredKeys(op: OperationSpec, c: Context<AppEnv>): string[] {
+  const query = new Set(op.params.filter((p) => p.in === 'query').map((p) => p.wire));
+  return [...new URL(c.req.url).searchParams.keys()].filter((k) => query.has(k));
+}
+
+/** A request stored as its answer, under the request, its snapshot objects as rows of `kind`. */
+const whole = (c: Context<AppEnv>, kind: string): Need[] => [
+  { ticker: requestKey(new URL(c.req.url)), kind, accepts: [kind], range: ALL_DAYS },
+];
+
+/** A request the rows of `tickers` answer, as `answer` writes it. */
+const fromRows = (
+  c: Context<AppEnv>,
+  kind: string,
+  tickers: readonly string[],
+  answer: NonNullable<Need['rows']>['answer'],
+): Need[] => [{ ...(whole(c, kind)[0] as Need), rows: { tickers, answer } }];
+
+/** A ticker with its market's prefix, which requests may leave out. */
+const withPrefix = (ticker: string, prefix: string): string =>
+  prefix === '' || /^[A-Z]:/i.test(ticker) ? ticker : `${prefix}${ticker}`;
+
+/** Each v2 market: its path, its kind and its tickers' prefix. */
+const V2 = [
+  { path: 'us/markets/stocks', kind: 'snapshot:stocks', prefix: '' },
+  { path: 'global/markets/forex', kind: 'snapshot:forex', prefix: 'C:' },
+  { path: 'global/markets/crypto', kind: 'snapshot:crypto', prefix: 'X:' },
+] as const;
+
+/**
+ * The v2 snapshot of listed tickers (`tickers=` alone) is answered from their rows, in the order
+ * listed, each once; the service leaves out tickers it does not know, so a request naming one is
+ * fetched. Without `tickers=` (the whole market) or with other parameters, it is stored as answered.
+ */
+function manyNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
+  const op = snapshotAll(m.path);
+  parseRequest(op, c);
+  const keys = declaredKeys(op, c);
+  const raw = new URL(c.req.url).searchParams.getAll('tickers').filter((s) => s.trim() !== '');
+  const param = op.params.find((p) => p.wire === 'tickers');
+  if (!param || raw.length === 0 || keys.some((k) => k !== 'tickers')) return whole(c, m.kind);
+  const tickers = [
+    ...new Set((decodeParam(param, raw.join(',')) as string[]).map((t) => withPrefix(t, m.prefix))),
+  ];
+  return fromRows(
+    c,
+    m.kind,
+    tickers,
+    (items) => `{"count":${items.length},"status":"OK","tickers":[${items.join(',')}]}`,
+  );
+}
+
+/** One ticker's v2 snapshot is its row. */
+function oneNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
+  const raw = String(parseRequest(snapshotTicker(m.path), c).values.get('ticker'));
+  return fromRows(
+    c,
+    m.kind,
+    [withPrefix(raw, m.prefix)],
+    (items, id) => `{"request_id":${quoted(id)},"status":"OK","ticker":${items[0]}}`,
+  );
+}
+
+/** An option contract's snapshot is its row, brought by the contract's own answer or by its chain's. */
+function contractNeeds(c: Context<AppEnv>): Need[] {
+  const raw = String(parseRequest(optionContractSnapshot, c).values.get('optionContract'));
+  return fromRows(
+    c,
+    'snapshot:options',
+    [withPrefix(raw, 'O:')],
+    (items, id) => `{"request_id":${quoted(id)},"results":${items[0]},"status":"OK"}`,
+  );
+}
+
+/**
+ * The indices or universal snapshot of `ticker.any_of` (with at most a `limit` that holds them all on
+ * one page) is answered from the rows of its tickers, in the order asked; other requests are stored as
+ * answered.
+ */
+function anyOfNeeds(c: Context<AppEnv>, op: OperationSpec, kind: string, prefix: string): Need[] {
+  const { values } = parseRequest(op, c, { limit: 10 });
+  const anyOf = values.get('ticker.any_of');
+  const limit = typeof values.get('limit') === 'number' ? (values.get('limit') as number) : 10;
+  if (
+    new URL(c.req.url).searchParams.has('cursor') ||
+    !Array.isArray(anyOf) ||
+    anyOf.length === 0 ||
+    anyOf.length > limit ||
+    declaredKeys(op, c).some((k) => k !== 'ticker.any_of' && k !== 'limit')
+  )
+    return whole(c, kind);
+  return fromRows(
+    c,
+    kind,
+    (anyOf as string[]).map((t) => withPrefix(t, prefix)),
+    (items, id) => `{"request_id":${quoted(id)},"results":[${items.join(',')}],"status":"OK"}`,
+  );
+}
+
+/** Every snapshot route of the caching server. */
+export const SNAPSHOT_PLANS: readonly RoutePlan[] = [
+  ...V2.map((m) => ({ op: snapshotAll(m.path), needs: (c: Context<AppEnv>) => manyNeeds(c, m) })),
+  ...V2.map((m) => ({ op: snapshotTicker(m.path), needs: (c: Context<AppEnv>) => oneNeeds(c, m) })),
+  { op: optionsChainSnapshot, needs: (c) => whole(c, 'snapshot:options') },
+  { op: optionContractSnapshot, needs: contractNeeds },
+  { op: indicesSnapshot, needs: (c) => anyOfNeeds(c, indicesSnapshot, 'snapshot:indices', 'I:') },
+  { op: universalSnapshot, needs: (c) => anyOfNeeds(c, universalSnapshot, 'snapshot:universal', '') },
+];
