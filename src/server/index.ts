@@ -321,7 +321,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const cache = upstream ? false : (options.cache ?? opened?.readOnly === true);
     if (upstream && !(store instanceof DuckDbStore))
       throw new Error('Invalid store: the caching server (upstream) keeps what it fetches in a DuckDB store');
-    const readThrough = upstream ? new ReadThrough(store as DuckDbStore, upstream, log, clock) : undefined;
+    // Without an upstream, what a caching server stored as answers and snapshot rows is answered too.
+    const readThrough = upstream
+      ? new ReadThrough(store as DuckDbStore, upstream, log, clock)
+      : store instanceof DuckDbStore && (await ReadThrough.hasRecorded(store))
+        ? new ReadThrough(store, { offline: true }, log, clock, 'recorded')
+        : undefined;
     const queryBytes = options.queryCacheBytes ?? QUERY_CACHE_BYTES;
     const responseBytes = options.responseCacheBytes ?? RESPONSE_CACHE_BYTES;
     const ctx: ServerContext = {
@@ -395,7 +400,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       url,
       port,
       store,
-      ...(readThrough && { upstream: readThrough.stats }),
+      ...(upstream && readThrough && { upstream: readThrough.stats }),
       close() {
         closed ??= stream
           .close()

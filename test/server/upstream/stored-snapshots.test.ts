@@ -48,8 +48,14 @@ const WIDER_THEN_NARROWER: readonly [string, readonly string[]][] = [
 
 const CHAIN = '/v3/snapshot/options/GOOG?limit=4';
 
+const OTHER_ANSWERS = [
+  '/v1/indicators/sma/GOOG?timespan=day&window=5&limit=3',
+  '/v2/aggs/grouped/locale/global/market/crypto/2015-12-23',
+  '/v2/snapshot/locale/us/markets/stocks/gainers',
+];
+
 describe('caching server: snapshots stored as rows', () => {
-  test('a subset, one ticker, a universal list or a contract of a chain fetched before is answered from rows with no upstream call, as the service answers it; offline too', async (t) => {
+  test('a subset, one ticker, a universal list or a contract of a chain fetched before is answered from rows with no upstream call, as the service answers it; offline too, and by a server with no upstream', async (t) => {
     await withCachingServer(
       t,
       {},
@@ -88,6 +94,8 @@ describe('caching server: snapshots stored as rows', () => {
           assert.equal(proxy.seen.length, calls + 1);
           await same(cache.url, '/v2/snapshot/locale/global/markets/forex/tickers/C:EURGBP');
           assert.equal(proxy.seen.length, calls + 1);
+          // Other answers stored as fetched, which a server with no upstream answers too.
+          for (const path of OTHER_ANSWERS) await same(cache.url, path);
           await cache.close();
 
           const offline = await startServer({
@@ -110,7 +118,21 @@ describe('caching server: snapshots stored as rows', () => {
             await offline.close();
           }
 
-          assert.equal(proxy.seen.length, calls + 1);
+          // No upstream at all: the store answers what was recorded (it holds no bars to compute from).
+          const plain = await startServer({ db, port: 0, log: () => {}, now: NOW });
+          try {
+            for (const path of narrower) await same(plain.url, path);
+            for (const [wide] of WIDER_THEN_NARROWER) await same(plain.url, wide);
+            await same(plain.url, CHAIN);
+            for (const path of OTHER_ANSWERS) await same(plain.url, path);
+            // Nothing stored for it: the local route answers from the store, which holds no bars.
+            const bars = await get(plain.url, '/v2/aggs/ticker/GOOG/range/1/day/2015-12-01/2015-12-23');
+            assert.equal(bars.status, 200, bars.text);
+            assert.equal(bars.body.resultsCount, 0);
+          } finally {
+            await plain.close();
+          }
+          assert.equal(proxy.seen.length, calls + 1 + OTHER_ANSWERS.length);
         } finally {
           await truth.close();
         }
