@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
-import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
+import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
+import { withStoreFile } from '../../support/store.js';
 import {
   countRows,
   get,
@@ -145,7 +146,7 @@ describe('caching server: snapshots stored as rows', () => {
     await withCachingApp(
       t,
       { now: NOW, upstreamNow: NOW, upstream: { maxAgeSeconds: 60 } },
-      async ({ app, proxy, clock, store }) => {
+      async ({ app, proxy, clock, store, layer }) => {
         const ask = async (path: string) => {
           const res = await app.request(`${path}${path.includes('?') ? '&' : '?'}apiKey=local`);
           assert.equal(res.status, 200, await res.clone().text());
@@ -172,6 +173,32 @@ describe('caching server: snapshots stored as rows', () => {
         assert.equal(await countRows(store, "SELECT * FROM snapshots WHERE ticker = 'GOOG'"), 1);
         await ask('/v2/snapshot/locale/us/markets/stocks/tickers/SPY');
         assert.equal(proxy.seen.length, 4, 'cleared: fetched again');
+
+        // A refresh of a ticker fetches its own snapshot again: an option contract's by its underlying.
+        await ask(CHAIN);
+        const contract = (
+          await store.all<{ ticker: string }>(
+            "SELECT ticker FROM snapshots WHERE kind = 'snapshot:options' ORDER BY ticker LIMIT 1",
+          )
+        )[0]?.ticker as string;
+        clock.now += 1_000;
+        for (const ticker of ['GOOG', contract]) {
+          const done = await layer.refresh(ticker, { first: '2015-12-24', last: '2015-12-24' });
+          assert.deepEqual(
+            done.map((d) => d.kind),
+            [ticker === 'GOOG' ? 'snapshot:stocks' : 'snapshot:options'],
+          );
+        }
+        assert.deepEqual(
+          proxy.seen.slice(-2).map((s) => s.url.replace(/[?&]apiKey=[^&]*/, '')),
+          ['/v2/snapshot/locale/us/markets/stocks/tickers/GOOG', `/v3/snapshot/options/GOOG/${contract}`],
+        );
+        const fresh = await store.all<{ n: bigint }>(
+          `SELECT count(*) AS n FROM snapshots WHERE ticker IN ('GOOG', $1)
+            AND fetched_at = make_timestamp($2::BIGINT * 1000)`,
+          [contract, clock.now],
+        );
+        assert.equal(Number(fresh[0]?.n), 2);
       },
     );
   });
@@ -203,5 +230,55 @@ describe('caching server: snapshots stored as rows', () => {
       },
       NOW,
     );
+  });
+
+  test("one ticker's snapshots stored as answers by an earlier version become rows of their market when the store is opened", async () => {
+    const item =
+      '{"day":{"c":20.506,"dv":"37216.0","v":37216},"lastQuote":{"P":20.6,"t":1605192959994246100},"ticker":"SPY","todaysChange":-0.0,"updated":1605192894630916600}';
+    await withStoreFile(async (db) => {
+      const store = await DuckDbStore.open(db);
+      try {
+        // The store as schema 7 left it.
+        await store.run('DROP TABLE snapshots');
+        await store.run("UPDATE meta SET value = '7' WHERE key = 'schema_version'");
+        for (const [ticker, body] of [
+          ['SPY', item],
+          ['C:EURUSD', item.replace('"SPY"', '"C:EURUSD"')],
+        ])
+          await store.run(
+            "INSERT INTO reference_records (kind, id, ticker, date, body) VALUES ('snapshot', $1, $1, NULL, $2)",
+            [ticker as string, `{"request_id":"","status":"OK","ticker":${body}}`],
+          );
+        await store.run(
+          `INSERT INTO coverage VALUES ('SPY', 'snapshot', DATE '0001-01-01', DATE '9999-12-31', TIMESTAMP '2026-01-02 03:04:05', false, 'upstream'),
+            ('C:EURUSD', 'snapshot', DATE '0001-01-01', DATE '9999-12-31', TIMESTAMP '2026-01-02 03:04:05', false, 'upstream')`,
+        );
+      } finally {
+        store.close();
+      }
+      const migrated = await DuckDbStore.open(db);
+      try {
+        const rows = await migrated.all<{ kind: string; ticker: string; at: string; body: string }>(
+          "SELECT kind, ticker, strftime(fetched_at, '%Y-%m-%d %H:%M:%S') AS at, body FROM snapshots ORDER BY ticker",
+        );
+        assert.deepEqual(
+          rows.map((r) => [r.kind, r.ticker, r.at]),
+          [
+            ['snapshot:forex', 'C:EURUSD', '2026-01-02 03:04:05'],
+            ['snapshot:stocks', 'SPY', '2026-01-02 03:04:05'],
+          ],
+        );
+        assert.equal(rows[1]?.body, item);
+        assert.deepEqual(
+          (await migrated.all<{ kind: string }>('SELECT kind FROM coverage ORDER BY kind')).map(
+            (r) => r.kind,
+          ),
+          ['snapshot:forex', 'snapshot:stocks'],
+        );
+        assert.equal(await countRows(migrated, 'SELECT * FROM reference_records'), 0);
+      } finally {
+        migrated.close();
+      }
+    });
   });
 });
