@@ -104,9 +104,10 @@ function contractNeeds(c: Context<AppEnv>): Need[] {
 /**
  * The indices or universal snapshot of `ticker.any_of` (with at most a `limit` that holds them all on
  * one page) is answered from the rows of its tickers, in the order asked; other requests are stored as
- * answered.
+ * answered. Tickers are looked up as asked: the service answers an index asked without `I:` under the
+ * ticker as asked, and a row under another spelling is not taken for it.
  */
-function anyOfNeeds(c: Context<AppEnv>, op: OperationSpec, kind: string, prefix: string): Need[] {
+function anyOfNeeds(c: Context<AppEnv>, op: OperationSpec, kind: string): Need[] {
   const { values } = parseRequest(op, c, { limit: 10 });
   const anyOf = values.get('ticker.any_of');
   const limit = typeof values.get('limit') === 'number' ? (values.get('limit') as number) : 10;
@@ -121,7 +122,7 @@ function anyOfNeeds(c: Context<AppEnv>, op: OperationSpec, kind: string, prefix:
   return fromRows(
     c,
     kind,
-    (anyOf as string[]).map((t) => withPrefix(t, prefix)),
+    anyOf as string[],
     (items, id) => `{"request_id":${quoted(id)},"results":[${items.join(',')}],"status":"OK"}`,
   );
 }
@@ -132,6 +133,6 @@ export const SNAPSHOT_PLANS: readonly RoutePlan[] = [
   ...V2.map((m) => ({ op: snapshotTicker(m.path), needs: (c: Context<AppEnv>) => oneNeeds(c, m) })),
   { op: optionsChainSnapshot, needs: (c) => whole(c, 'snapshot:options') },
   { op: optionContractSnapshot, needs: contractNeeds },
-  { op: indicesSnapshot, needs: (c) => anyOfNeeds(c, indicesSnapshot, 'snapshot:indices', 'I:') },
-  { op: universalSnapshot, needs: (c) => anyOfNeeds(c, universalSnapshot, 'snapshot:universal', '') },
+  { op: indicesSnapshot, needs: (c) => anyOfNeeds(c, indicesSnapshot, 'snapshot:indices') },
+  { op: universalSnapshot, needs: (c) => anyOfNeeds(c, universalSnapshot, 'snapshot:universal') },
 ];

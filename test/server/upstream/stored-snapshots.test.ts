@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
+import { parseJson, stringifyJson } from '../../../src/core/json.js';
 import { startServer } from '../../../src/server/index.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
+import { hasShared, recordedDir, referenceDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
 import {
   countRows,
@@ -41,10 +46,7 @@ const WIDER_THEN_NARROWER: readonly [string, readonly string[]][] = [
     '/v3/snapshot?ticker.any_of=GOOG,SPY,C:EURUSD',
     ['/v3/snapshot?ticker.any_of=C:EURUSD,GOOG', '/v3/snapshot?ticker.any_of=SPY&limit=5'],
   ],
-  [
-    '/v3/snapshot/indices',
-    ['/v3/snapshot/indices?ticker.any_of=I:VIX', '/v3/snapshot/indices?ticker.any_of=VIX'],
-  ],
+  ['/v3/snapshot/indices', ['/v3/snapshot/indices?ticker.any_of=I:VIX']],
 ];
 
 const CHAIN = '/v3/snapshot/options/GOOG?limit=4';
@@ -280,5 +282,93 @@ describe('caching server: snapshots stored as rows', () => {
         migrated.close();
       }
     });
+  });
+
+  test("the service's recorded answers: a narrower request gives back their snapshot objects from rows, in the service's key order", async (t) => {
+    if (!hasShared(t, recordedDir)) return;
+    // The recorded answers as an upstream (file names by the rule of recorded/INDEX.md).
+    const seen: string[] = [];
+    const upstream = createServer((req, res) => {
+      const url = req.url ?? '/';
+      seen.push(url);
+      const q = url.indexOf('?');
+      const path = (q < 0 ? url : url.slice(0, q)).replace(':', ';').slice(1);
+      let file = `${recordedDir}${path}${q < 0 ? '' : `&${url.slice(q + 1)}`}.json`;
+      if (!existsSync(file)) file = `${recordedDir}${path}/index.json`;
+      const found = existsSync(file);
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(
+        found ? readFileSync(file) : '{"status":"NOT_FOUND","request_id":"x","message":"no recording"}',
+      );
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const recorded = (path: string) => parseJson(readFileSync(`${recordedDir}${path}`, 'utf8')) as any;
+    const keys = (o: object) => Object.keys(o);
+    try {
+      await withStoreFile(async (db) => {
+        const cache = await startServer({
+          db,
+          port: 0,
+          log: () => {},
+          upstream: { url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, apiKey: 'k' },
+        });
+        try {
+          const fetched = async (path: string) => {
+            const answer = await get(cache.url, path);
+            assert.equal(answer.status, 200, `${path}: ${answer.text.slice(0, 300)}`);
+            return answer;
+          };
+          const fromRows = async (path: string) => {
+            const calls = seen.length;
+            const answer = await fetched(path);
+            assert.equal(seen.length, calls, `${path}: answered from rows`);
+            return parseJson(answer.text) as any;
+          };
+          const same = (got: unknown, want: unknown, what: string) =>
+            assert.equal(stringifyJson(got), stringifyJson(want), what);
+
+          const many = recorded('v2/snapshot/locale/us/markets/stocks/tickers/index.json');
+          await fetched('/v2/snapshot/locale/us/markets/stocks/tickers');
+          const subset = await fromRows('/v2/snapshot/locale/us/markets/stocks/tickers?tickers=BCAT');
+          assert.deepEqual(keys(subset), keys(many));
+          same(subset.tickers, many.tickers, 'tickers=BCAT');
+          const one = await fromRows('/v2/snapshot/locale/us/markets/stocks/tickers/BCAT');
+          assert.deepEqual(
+            keys(one),
+            keys(recorded('v2/snapshot/locale/us/markets/stocks/tickers/AAPL.json')),
+          );
+          same(one.ticker, many.tickers[0], 'BCAT');
+
+          const chain = recorded('v3/snapshot/options/AAPL.json');
+          await fetched('/v3/snapshot/options/AAPL');
+          const contract = await fromRows('/v3/snapshot/options/AAPL/O:AAPL230616C00150000');
+          assert.deepEqual(
+            keys(contract),
+            keys(recorded('v3/snapshot/options/AAPL/O;AAPL230616C00150000.json')),
+          );
+          same(contract.results, chain.results[0], 'a contract of the chain');
+
+          const universal = recorded('v3/snapshot.json');
+          await fetched('/v3/snapshot');
+          const listed = await fromRows('/v3/snapshot?ticker.any_of=AAPL,O:NCLH221014C00005000');
+          assert.deepEqual(keys(listed), keys(universal));
+          same(listed.results, [universal.results[1], universal.results[0]], 'universal ticker.any_of');
+
+          const indices = recorded('v3/snapshot/indices&ticker.any_of=SPX%2CAPx%2CAPy.json');
+          const asked = await fetched('/v3/snapshot/indices?ticker.any_of=SPX,APx,APy');
+          same((parseJson(asked.text) as any).results, indices.results, 'indices fetched');
+          const spx = await fromRows('/v3/snapshot/indices?ticker.any_of=SPX');
+          assert.deepEqual(
+            keys(spx),
+            keys(JSON.parse(readFileSync(`${referenceDir}spec-examples/GetIndicesSnapshot.json`, 'utf8'))),
+          );
+          same(spx.results, [indices.results[0]], 'SPX');
+        } finally {
+          await cache.close();
+        }
+      });
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 });
