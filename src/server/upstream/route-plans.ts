@@ -9,7 +9,6 @@ import {
   groupedDaily,
   previousClose,
 } from '../../operations/aggregates.js';
-import { SNAPSHOT_DIRECTIONS } from '../../operations/enums.js';
 import { ema, macd, rsi, sma } from '../../operations/indicators.js';
 import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import {
@@ -24,7 +23,6 @@ import {
   tickerNews,
   tickers,
 } from '../../operations/reference.js';
-import { gainersAndLosers } from '../../operations/snapshots.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
 import { TICKER_SORT_COLUMNS } from '../market/reference.js';
@@ -315,8 +313,8 @@ function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
 }
 
 /**
- * Routes answered as the service answered them, stored under their request (the gainers and losers:
- * see `MOVERS`; snapshots: see `SNAPSHOT_PLANS`): the v1 last forex quote and crypto trade; crypto's grouped
+ * Routes answered as the service answered them, stored under their request (snapshots, gainers and
+ * losers: see `SNAPSHOT_PLANS`): the v1 last forex quote and crypto trade; crypto's grouped
  * daily bars (stamped with each day's last trading minute, which daily bars do not hold); indicators
  * (the local route computes them over every stored bar of the ticker, so stored bars of a range do not
  * give the service's values); related companies, IPOs and ticker events.
@@ -401,21 +399,6 @@ const LEGACY_TICKS = [
   { kind: 'quotes', op: legacyTicks('nbbo') },
 ] as const;
 
-/** The gainers and losers of each market, stored as answered under their request, like snapshots. */
-const MOVERS = (['us/markets/stocks', 'global/markets/forex', 'global/markets/crypto'] as const).map(
-  gainersAndLosers,
-);
-
-/**
- * The gainers or losers of a market. Their route's pattern matches the many-ticker snapshot's path too
- * (`…/tickers`), whose own plan comes first: when that plan leaves such a request to the local route,
- * this one needs nothing and leaves it there.
- */
-function moversNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
-  const direction = c.req.param('direction') ?? '';
-  return (SNAPSHOT_DIRECTIONS as readonly string[]).includes(direction) ? answerNeeds(c, op) : [];
-}
-
 const tradesOp = tradesV3({ name: 'listTrades' });
 const quotesOp = quotesV3({ name: 'listQuotes' });
 
@@ -446,7 +429,6 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: optionContracts, needs: contractsNeeds },
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
   ...SNAPSHOT_PLANS,
-  ...MOVERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => moversNeeds(c, op) })),
   ...FUTURES_PLANS,
   // Crypto's open and close of a day, with its first and last trades: an answer, final once the day ends.
   { op: cryptoDailyOpenClose, needs: (c) => answerNeeds(c, cryptoDailyOpenClose) },

@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import type { OperationSpec } from '../../core/operation.js';
 import { decodeParam } from '../../core/wire-values.js';
+import { SNAPSHOT_DIRECTIONS } from '../../operations/enums.js';
 import {
+  gainersAndLosers,
   indicesSnapshot,
   optionContractSnapshot,
   optionsChainSnapshot,
@@ -19,8 +21,8 @@ import { type Need, type RoutePlan, requestKey } from './route-plans.js';
  * kind and ticker (`store-snapshots.ts`): a request naming its tickers (the v2 snapshot of one ticker or
  * of `tickers=`, an option contract, `ticker.any_of` of the indices and universal snapshots, on one page)
  * is answered from their rows once every one is stored and fresh, whichever answer brought them. Any
- * other request (a whole market, a chain, filters) is stored as its answer, under its request, and
- * its snapshot objects as rows.
+ * other request (a whole market, a chain, filters, gainers and losers) is stored as its answer, under
+ * its request, and its snapshot objects as rows.
  */
 
 /** The answer's request id as JSON text. */
@@ -127,6 +129,17 @@ function anyOfNeeds(c: Context<AppEnv>, op: OperationSpec, kind: string): Need[]
   );
 }
 
+/**
+ * The gainers or losers of a market, stored as answered under their request, their snapshot objects as
+ * rows. Their route's pattern matches the many-ticker snapshot's path too (`…/tickers`), whose own
+ * plan comes first: when that plan leaves such a request to the local route, this one needs nothing
+ * and leaves it there.
+ */
+function moversNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
+  const direction = c.req.param('direction') ?? '';
+  return (SNAPSHOT_DIRECTIONS as readonly string[]).includes(direction) ? whole(c, m.kind) : [];
+}
+
 /** Every snapshot route of the caching server. */
 export const SNAPSHOT_PLANS: readonly RoutePlan[] = [
   ...V2.map((m) => ({ op: snapshotAll(m.path), needs: (c: Context<AppEnv>) => manyNeeds(c, m) })),
@@ -135,4 +148,5 @@ export const SNAPSHOT_PLANS: readonly RoutePlan[] = [
   { op: optionContractSnapshot, needs: contractNeeds },
   { op: indicesSnapshot, needs: (c) => anyOfNeeds(c, indicesSnapshot, 'snapshot:indices') },
   { op: universalSnapshot, needs: (c) => anyOfNeeds(c, universalSnapshot, 'snapshot:universal') },
+  ...V2.map((m) => ({ op: gainersAndLosers(m.path), needs: (c: Context<AppEnv>) => moversNeeds(c, m) })),
 ];

@@ -144,6 +144,33 @@ describe('caching server: snapshots stored as rows', () => {
     );
   });
 
+  test('the tickers of gainers and losers fetched before are answered from their rows', async (t) => {
+    // The Lean data has stock movers on 2013-10-08.
+    const now = Date.UTC(2013, 9, 8, 18);
+    await withCachingServer(
+      t,
+      {},
+      async ({ server: upstream, proxy, cache }) => {
+        const movers = await get(cache.url, '/v2/snapshot/locale/us/markets/stocks/losers');
+        assert.equal(movers.status, 200, movers.text);
+        const tickers = (movers.body.tickers as { ticker: string }[]).map((x) => x.ticker);
+        assert.ok(tickers.length > 1, movers.text.slice(0, 300));
+        const calls = proxy.seen.length;
+        for (const path of [
+          `/v2/snapshot/locale/us/markets/stocks/tickers/${tickers[0]}`,
+          `/v2/snapshot/locale/us/markets/stocks/tickers?tickers=${tickers.slice(0, 2).reverse().join(',')}`,
+        ]) {
+          const got = await get(cache.url, path);
+          const want = await get(upstream.url, path);
+          assert.equal(got.status, 200, got.text);
+          assert.equal(withoutOrigin(got.text, cache.url), withoutOrigin(want.text, upstream.url), path);
+        }
+        assert.equal(proxy.seen.length, calls, 'answered from rows');
+      },
+      now,
+    );
+  });
+
   test('rows older than the age allowed are fetched again; mdq cache status lists them and clear removes them', async (t) => {
     await withCachingApp(
       t,
