@@ -128,6 +128,13 @@ describe('caching server: snapshots stored as rows', () => {
             for (const [wide] of WIDER_THEN_NARROWER) await same(plain.url, wide);
             await same(plain.url, CHAIN);
             for (const path of OTHER_ANSWERS) await same(plain.url, path);
+            // A ticker not recorded: the local route answers, from a store that lists no tickers.
+            const partly = await get(
+              plain.url,
+              '/v2/snapshot/locale/us/markets/stocks/tickers?tickers=SPY,ZZZQ',
+            );
+            assert.equal(partly.status, 200, partly.text);
+            assert.equal(partly.body.count, 0);
             // Nothing stored for it: the local route answers from the store, which holds no bars.
             const bars = await get(plain.url, '/v2/aggs/ticker/GOOG/range/1/day/2015-12-01/2015-12-23');
             assert.equal(bars.status, 200, bars.text);
