@@ -261,6 +261,8 @@ export class ReadThrough {
     const kind = kindOf(need.kind);
     const freshSince = this.#offline ? 0 : this.#now() - this.#maxAgeMs;
     const stored = await this.#read(() => snapshotRows(this.#store, kind.name, ask.tickers, freshSince));
+    for (const [ticker, item] of stored)
+      if (ask.fits && !ask.fits(parseJson(item) as Record<string, unknown>)) stored.delete(ticker);
     const missing = ask.tickers.filter((t) => !stored.has(t));
     const id = c.get('requestId');
     if (missing.length === 0) {

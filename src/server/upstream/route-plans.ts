@@ -68,6 +68,8 @@ export interface Need {
   rows?: {
     tickers: readonly string[];
     answer(items: readonly string[], requestId: string): string;
+    /** Whether a stored object answers the request (an option contract's, the underlying asked). */
+    fits?(item: Record<string, unknown>): boolean;
   };
 }
 

@@ -39,13 +39,16 @@ const whole = (c: Context<AppEnv>, kind: string): Need[] => [
   { ticker: requestKey(new URL(c.req.url)), kind, accepts: [kind], range: ALL_DAYS },
 ];
 
-/** A request the rows of `tickers` answer, as `answer` writes it. */
+type Rows = NonNullable<Need['rows']>;
+
+/** A request the rows of `tickers` answer (those that `fit` it), as `answer` writes it. */
 const fromRows = (
   c: Context<AppEnv>,
   kind: string,
   tickers: readonly string[],
-  answer: NonNullable<Need['rows']>['answer'],
-): Need[] => [{ ...(whole(c, kind)[0] as Need), rows: { tickers, answer } }];
+  answer: Rows['answer'],
+  fits?: Rows['fits'],
+): Need[] => [{ ...(whole(c, kind)[0] as Need), rows: { tickers, answer, ...(fits && { fits }) } }];
 
 /** A ticker with its market's prefix, which requests may leave out. */
 const withPrefix = (ticker: string, prefix: string): string =>
@@ -92,14 +95,23 @@ function oneNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
   );
 }
 
-/** An option contract's snapshot is its row, brought by the contract's own answer or by its chain's. */
+/** An underlying as options name it: an index's without `I:`. */
+const underlyingName = (ticker: unknown): string => String(ticker ?? '').replace(/^I:/, '');
+
+/**
+ * An option contract's snapshot is its row, brought by the contract's own answer or by its chain's,
+ * when its underlying is the one asked.
+ */
 function contractNeeds(c: Context<AppEnv>): Need[] {
-  const raw = String(parseRequest(optionContractSnapshot, c).values.get('optionContract'));
+  const { values } = parseRequest(optionContractSnapshot, c);
+  const underlying = underlyingName(values.get('underlyingAsset'));
   return fromRows(
     c,
     'snapshot:options',
-    [withPrefix(raw, 'O:')],
+    [withPrefix(String(values.get('optionContract')), 'O:')],
     (items, id) => `{"request_id":${quoted(id)},"results":${items[0]},"status":"OK"}`,
+    (item) =>
+      underlyingName((item.underlying_asset as Record<string, unknown> | undefined)?.ticker) === underlying,
   );
 }
 

@@ -381,6 +381,11 @@ describe('caching server: snapshots stored as rows', () => {
             keys(recorded('v3/snapshot/options/AAPL/O;AAPL230616C00150000.json')),
           );
           same(contract.results, chain.results[0], 'a contract of the chain');
+          // Asked under another underlying, the row does not answer: the service does.
+          const calls = seen.length;
+          const other = await get(cache.url, '/v3/snapshot/options/MSFT/O:AAPL230616C00150000');
+          assert.equal(seen.length, calls + 1);
+          assert.equal(other.status, 404, other.text);
 
           const universal = recorded('v3/snapshot.json');
           await fetched('/v3/snapshot');
