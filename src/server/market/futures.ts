@@ -520,6 +520,7 @@ export async function futuresSnapshots(
     at(r.ticker).lastTrade = { price: r.price, size: r.size, ns: BigInt(r.ns) };
   }
   for (const { ticker, o, h, l, c, v, t } of minutes) at(ticker).lastMinute = { o, h, l, c, v, t: Number(t) };
+  // Minute bars, when a contract has any in the session, win over its daily bar: they come last.
   for (const { ticker, o, h, l, c, v } of [...days, ...parts]) at(ticker).session = { o, h, l, c, v, date };
   for (const [ticker, openInterest] of interest) at(ticker).openInterest = openInterest;
   return out;
