@@ -11,10 +11,12 @@ import { after, before, describe, test } from 'node:test';
 import { restClient } from '@massive.com/client-js';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { FuturesClient } from '../../src/clients/futures.js';
+import { createApp } from '../../src/server/app.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { ingestLean } from '../../src/server/ingest/lean.js';
 import { marketStateAt } from '../../src/server/market/futures.js';
 import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
+import { countingStore } from '../support/counting-store.js';
 import { hasShared, sharedDir } from '../support/shared.js';
 
 const futuresRoot = `${sharedDir}marketdata-futures/lean/`;
@@ -544,6 +546,40 @@ describe('futures in the local server', () => {
       volume: minutes.reduce((a, m) => a + (m[5] as number), 0),
     });
     assert.equal(snap.details.settlement_date, Date.UTC(2013, 11, 27) * 1e6);
+  });
+
+  test('the snapshot asks the store the same few queries for a page of contracts as for one', async (t) => {
+    if (skip || !hasShared(t, futuresRoot)) return;
+    const store = await DuckDbStore.open(db, { readOnly: true });
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    // Mid-session (the session so far from minute bars), and Friday 2013-10-18 17:30 New York, after
+    // the close of a session without minute bars: ES sessions from their daily bars, GC's none.
+    for (const now of [Date.UTC(2013, 9, 8, 15), Date.UTC(2013, 9, 18, 21, 30)]) {
+      const app = createApp({ store: counting.store, now: async () => now, log: () => {} });
+      const get = async (path: string) => {
+        counting.reset();
+        const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
+        assert.equal(res.status, 200, path);
+        const body = (await res.json()) as any;
+        return { results: body.results as any[], queries: counting.queries() };
+      };
+      const all = await get('/futures/vX/snapshot?limit=100');
+      const gc = await get('/futures/vX/snapshot?product_code=GC&sort=ticker.desc');
+      const one = await get('/futures/vX/snapshot?limit=1');
+      assert.ok(all.results.length > gc.results.length && gc.results.length > 1, 'pages of several sizes');
+      assert.equal(one.results.length, 1);
+      assert.deepEqual([all.queries, gc.queries], [one.queries, one.queries], `queries at ${now}`);
+      assert.ok(one.queries <= 6, `${one.queries} queries for one contract`);
+      // Each contract's facts are its own: the page holds what each contract's snapshot alone holds.
+      const alone = [];
+      for (const r of all.results)
+        alone.push(...(await get(`/futures/vX/snapshot?ticker=${r.ticker}`)).results);
+      assert.deepEqual(all.results, alone);
+      const facts = (key: string) => all.results.filter((r) => r[key] !== undefined).length;
+      assert.ok(facts('session') > 0 && facts('session') < all.results.length, 'some sessions, not all');
+      assert.ok(facts('last_trade') > 0 && facts('last_minute') > 0, 'trades and minute bars');
+    }
   });
 
   test('futures contracts are not stocks: the stocks market lists none of them', async (t) => {

@@ -1,6 +1,8 @@
+import { listValue } from '@duckdb/node-api';
 import { dayOf, NEW_YORK, startOfDay, zonedToUtc } from '../../dates/time-zone.js';
 import { FUTURES_MONTH_CODES } from '../../symbols/futures-ticker.js';
 import { Where } from '../listing/where.js';
+import { latestOpenInterest } from '../snapshots/latest-bars.js';
 import type { SqlDialect, Store } from '../store/store.js';
 import { FUTURES_TICKER_PATTERN } from './futures-tickers.js';
 
@@ -460,51 +462,66 @@ export interface FuturesSnapshotData {
 }
 
 /**
- * The latest trade, minute bar, session so far and open interest of a contract, as of `ms`: nothing
- * stamped after `ms` is read.
+ * The latest trade, minute bar, session so far and open interest of each of `tickers`, as of `ms`:
+ * nothing stamped after `ms` is read. A fixed number of queries for the whole list (one per kind of
+ * fact, each over every ticker), so that a page of contracts costs no more round trips to the store
+ * than one contract. Tickers without any of these facts map to an empty object.
  */
-export async function futuresSnapshotData(
+export async function futuresSnapshots(
   store: Store,
-  ticker: string,
+  tickers: readonly string[],
   ms: number,
-): Promise<FuturesSnapshotData> {
-  const ns = BigInt(ms) * 1_000_000n;
-  const [trade] = await store.all<{ price: number; size: number; ns: bigint }>(
-    `SELECT price, size, sip_timestamp AS ns FROM trades WHERE ticker = $1 AND sip_timestamp <= $2
-     ORDER BY sip_timestamp DESC, sequence_number DESC LIMIT 1`,
-    [ticker, ns],
-  );
-  const [minute] = await store.all<{ o: number; h: number; l: number; c: number; v: number; t: bigint }>(
-    `SELECT o, h, l, c, v, t FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t + 60000 <= $2
-     ORDER BY t DESC LIMIT 1`,
-    [ticker, BigInt(ms)],
-  );
+): Promise<Map<string, FuturesSnapshotData>> {
+  const out = new Map<string, FuturesSnapshotData>(tickers.map((t) => [t, {}]));
+  if (tickers.length === 0) return out;
+  const d = store.dialect;
+  const list = listValue([...tickers]);
+  const inList = d.inList('ticker', '$1');
+  type Ohlcv = { ticker: string; o: number; h: number; l: number; c: number; v: number };
   // The session in progress: its minute bars up to `ms`; once it has closed, its daily bar (which
-  // starts at UTC midnight of its trading date) when there are no minute bars.
+  // starts at UTC midnight of its trading date) for the contracts without minute bars.
   const date = sessionEndDate(ms);
   const { start, end } = sessionBoundsMs(date);
-  const [part] = await store.all<{ o: number; h: number; l: number; c: number; v: number; n: bigint }>(
-    `SELECT ${store.dialect.argMin('o', 't')} AS o, max(h) AS h, min(l) AS l, ${store.dialect.argMax('c', 't')} AS c,
-       sum(v) AS v, count(*) AS n
-     FROM bars WHERE ticker = $1 AND resolution = 'minute' AND t >= $2 AND t + 60000 <= $3`,
-    [ticker, BigInt(start), BigInt(Math.min(ms, end))],
-  );
-  let day: { o: number; h: number; l: number; c: number; v: number } | undefined;
-  if (part && Number(part.n) > 0) day = part;
-  else if (ms >= end) {
-    [day] = await store.all<{ o: number; h: number; l: number; c: number; v: number }>(
-      `SELECT o, h, l, c, v FROM bars WHERE ticker = $1 AND resolution = 'day' AND t = $2`,
-      [ticker, BigInt(utcDayStart(date))],
-    );
+  const [trades, minutes, parts, days, interest] = await Promise.all([
+    store.all<{ ticker: string; price: number; size: number; ns: bigint }>(
+      d.firstPer(
+        `SELECT ticker, price, size, sip_timestamp AS ns FROM trades WHERE ${inList} AND sip_timestamp <= $2`,
+        'ticker',
+        'sip_timestamp DESC, sequence_number DESC',
+      ),
+      [list, BigInt(ms) * 1_000_000n],
+    ),
+    store.all<Ohlcv & { t: bigint }>(
+      d.firstPer(
+        `SELECT ticker, o, h, l, c, v, t FROM bars
+          WHERE ${inList} AND resolution = 'minute' AND t + 60000 <= $2`,
+        'ticker',
+        't DESC',
+      ),
+      [list, BigInt(ms)],
+    ),
+    store.all<Ohlcv>(
+      `SELECT ticker, ${d.argMin('o', 't')} AS o, max(h) AS h, min(l) AS l, ${d.argMax('c', 't')} AS c,
+         sum(v) AS v
+       FROM bars WHERE ${inList} AND resolution = 'minute' AND t >= $2 AND t + 60000 <= $3
+       GROUP BY ticker`,
+      [list, BigInt(start), BigInt(Math.min(ms, end))],
+    ),
+    ms >= end
+      ? store.all<Ohlcv>(
+          `SELECT ticker, o, h, l, c, v FROM bars WHERE ${inList} AND resolution = 'day' AND t = $2`,
+          [list, BigInt(utcDayStart(date))],
+        )
+      : Promise.resolve([]),
+    latestOpenInterest(store, tickers, ms),
+  ]);
+  const at = (ticker: string) => out.get(ticker) as FuturesSnapshotData;
+  for (const r of trades) {
+    at(r.ticker).lastTrade = { price: r.price, size: r.size, ns: BigInt(r.ns) };
   }
-  const [oi] = await store.all<{ open_interest: number }>(
-    'SELECT open_interest FROM open_interest WHERE ticker = $1 AND t <= $2 ORDER BY t DESC LIMIT 1',
-    [ticker, BigInt(ms)],
-  );
-  return {
-    ...(trade && { lastTrade: { price: trade.price, size: trade.size, ns: BigInt(trade.ns) } }),
-    ...(minute && { lastMinute: { ...minute, t: Number(minute.t) } }),
-    ...(day && { session: { o: day.o, h: day.h, l: day.l, c: day.c, v: day.v, date } }),
-    ...(oi && { openInterest: oi.open_interest }),
-  };
+  for (const { ticker, o, h, l, c, v, t } of minutes) at(ticker).lastMinute = { o, h, l, c, v, t: Number(t) };
+  // Minute bars, when a contract has any in the session, win over its daily bar: they come last.
+  for (const { ticker, o, h, l, c, v } of [...days, ...parts]) at(ticker).session = { o, h, l, c, v, date };
+  for (const [ticker, openInterest] of interest) at(ticker).openInterest = openInterest;
+  return out;
 }

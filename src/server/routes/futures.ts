@@ -13,7 +13,7 @@ import {
   type FuturesCandle,
   type FuturesWindow,
   futuresDataDates,
-  futuresSnapshotData,
+  futuresSnapshots,
   futuresWindow,
   marketStateAt,
   queryFuturesAggs,
@@ -414,10 +414,15 @@ async function snapshot(c: Context<AppEnv>, ctx: ServerContext, op: OperationSpe
   const listed = (await storedFuturesContracts(ctx.store)).map((k) => ({ ...k }) as Row);
   const rows = filterRows(listed, req.values, ['product_code', 'ticker']);
   const page = sortAndPage(c, req, rows, `${String(req.values.get('sort'))},ticker`);
+  const snapshots = await futuresSnapshots(
+    ctx.store,
+    page.rows.map((k) => String(k.ticker)),
+    now,
+  );
   const results = [];
   for (const k of page.rows) {
     const ticker = String(k.ticker);
-    const data = await futuresSnapshotData(ctx.store, ticker, now);
+    const data = snapshots.get(ticker) ?? {};
     const settlement = BigInt(Date.parse(String(k.settlement_date))) * 1_000_000n;
     const out: Record<string, unknown> = {
       details: {

@@ -401,6 +401,20 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/futures/v1/snapshot?ticker=GCZ3',
     '/futures/v1/snapshot?ticker=ESZ3',
   ],
+  // Pages of contracts, each page's facts read for all its contracts at once.
+  'futures snapshot': [
+    '/futures/vX/snapshot?limit=7',
+    '/futures/vX/snapshot?sort=product_code.desc&limit=5',
+    '/futures/vX/snapshot?product_code=GC&sort=ticker.desc&limit=4',
+    '/futures/vX/snapshot?ticker.any_of=ESZ3,GCZ3,GCG4,ESH4',
+    '/futures/vX/snapshot?ticker.gte=ESM4&ticker.lt=GCM4&limit=3',
+    '/futures/vX/snapshot?product_code=NQ',
+  ],
+  // The same after a session's close: sessions without minute bars come from their daily bars.
+  'futures snapshot after the close': [
+    '/futures/vX/snapshot?limit=9',
+    '/futures/vX/snapshot?product_code.any_of=ES&sort=ticker.desc',
+  ],
   // Every page of each (see PAGED_ROUTES): seconds from the GC ticks, weeks, several sessions, months,
   // quarters and years from the daily bars, with window_start filters and both sorts.
   'futures candles': [
@@ -427,7 +441,12 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Routes whose requests are compared page by page, following `next_url` to the end. */
-const PAGED_ROUTES = new Set(['futures candles', 'records']);
+const PAGED_ROUTES = new Set([
+  'futures candles',
+  'futures snapshot',
+  'futures snapshot after the close',
+  'records',
+]);
 
 /** An instant (ISO text, UTC) in ns, as a `window_start` value. */
 function ns(iso: string): string {
@@ -440,6 +459,9 @@ const ROUTE_NOW: Readonly<Record<string, number>> = {
   'reference listings': Date.parse('2015-12-24T12:00:00-05:00'),
   futures: Date.UTC(2013, 9, 8, 15),
   'futures candles': Date.UTC(2013, 9, 8, 15),
+  'futures snapshot': Date.UTC(2013, 9, 8, 15),
+  // Friday 17:30 New York, after a session with daily bars only.
+  'futures snapshot after the close': Date.UTC(2013, 9, 18, 21, 30),
 };
 
 /** Requests the ClickHouse store does not answer identically yet (each still checked to differ). */
