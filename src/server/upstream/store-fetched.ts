@@ -11,6 +11,7 @@ import type { SqlValue } from '../store/store.js';
 import { dayStartMs } from '../validate.js';
 import type { Covered, Fetched, Statement, Storage } from './cached-kind.js';
 import { type CoverageSource, type DayRange, dayNumber, dayText, recordCoverage } from './coverage.js';
+import { storableRows } from './store-listing.js';
 
 /**
  * The ways a kind's fetched pages are written into the store's own tables ({@link Storage}), each in
@@ -164,6 +165,9 @@ function rowsRemoved(removal: Statement): Statement {
  * table, replaced whole; other records by id, as one record (a news article of several tickers) may be
  * listed under several. A ticker whose records were ingested from files keeps them.
  */
+/** Kinds fetched as one record of a ticker (or id) asked for. */
+const ONE_PER_TICKER: ReadonlySet<JsonKind> = new Set(['related_companies', 'ticker_events']);
+
 export function recordStorage(kind: JsonKind): Storage {
   const removal = (at: Covered): Statement =>
     kind === 'splits'
@@ -195,15 +199,24 @@ export function recordStorage(kind: JsonKind): Storage {
       const file = `upstream ${kind} of ${f.ticker}`;
       const rows = files
         ? undefined
-        : recordRows(
-            f.pages
-              .filter((p) =>
-                Array.isArray(p.results) ? p.results.length > 0 : typeof p.results === 'object',
-              )
-              .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
-            file,
-            kind,
+        : storableRows(() =>
+            recordRows(
+              f.pages
+                // A ticker's related companies are one record, however few: none is an answer too.
+                .filter((p) =>
+                  Array.isArray(p.results)
+                    ? p.results.length > 0 || kind === 'related_companies'
+                    : typeof p.results === 'object',
+                )
+                .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
+              file,
+              kind,
+            ),
           );
+      // A ticker's one record is stored under what was asked: events asked by an earlier symbol, a
+      // CUSIP or a FIGI would otherwise be stored under the company's latest symbol.
+      if (rows && ONE_PER_TICKER.has(kind))
+        rows.records = rows.records.map((r) => ({ ...r, id: f.ticker, ticker: f.ticker }));
       await store.transaction(async () => {
         if (rows) {
           if (kind === 'splits') {
