@@ -334,11 +334,12 @@ export async function ingestJson(
         throw new IngestError({ file }, `cannot read the file (${(e as Error).message})`, { cause: e });
       }
       const sha256 = createHash('sha256').update(bytes).digest('hex');
+      // Checked before the skip: content stored under another kind is refused as this one, not skipped.
+      const found = parseJsonRecords(bytes.toString('utf8'), file);
+      const rowsOf = recordRows(found, file, options.kind);
       if ((await store.all('SELECT 1 FROM ingested_files WHERE sha256 = $1', [sha256])).length > 0) {
         summary.filesSkipped++;
       } else {
-        const found = parseJsonRecords(bytes.toString('utf8'), file);
-        const rowsOf = recordRows(found, file, options.kind);
         const { records, splits, tickers = [] } = rowsOf;
         await store.transaction(async () => {
           await writeRecordRows(store, rowsOf);
