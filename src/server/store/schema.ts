@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -226,5 +226,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE tickers ADD COLUMN IF NOT EXISTS composite_figi VARCHAR;
   ALTER TABLE tickers ADD COLUMN IF NOT EXISTS share_class_figi VARCHAR;
   ALTER TABLE tickers ADD COLUMN IF NOT EXISTS last_updated_utc TIMESTAMP;
+  `,
+  `
+  -- Futures fields the service gives and Lean's files do not: a session candle's settlement price, a
+  -- tick's report sequence and channel, a quote's bid and ask times (Unix ns). The caching server fills
+  -- them from the service's answers; rows ingested from files have none (NULL).
+  ALTER TABLE bars ADD COLUMN IF NOT EXISTS settlement_price DOUBLE;
+  ALTER TABLE trades ADD COLUMN IF NOT EXISTS report_sequence BIGINT;
+  ALTER TABLE trades ADD COLUMN IF NOT EXISTS channel INTEGER;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS report_sequence BIGINT;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS channel INTEGER;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS bid_timestamp BIGINT;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS ask_timestamp BIGINT;
   `,
 ];

@@ -143,6 +143,7 @@ export function tableStorage(rows: TableRows): Storage {
             const r = removal({ ...f, range: run.range });
             await store.run(r.sql, r.params);
           }
+          // The staging holds the table's columns in its order, those a line leaves out NULL.
           if (staged) await store.run(`INSERT INTO ${rows.table} SELECT * FROM ${staged.staging}`);
           for (const run of runs(f.range, files))
             await recordCoverage(store, f.ticker, f.kind, run.range, f.fetchedAt, f.today, run.source);
