@@ -161,14 +161,14 @@ function rowsRemoved(removal: Statement): Statement {
   return { sql: removal.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: removal.params };
 }
 
+/** Kinds fetched as one record of a ticker (or id) asked for. */
+const ONE_PER_TICKER: ReadonlySet<JsonKind> = new Set(['related_companies', 'ticker_events']);
+
 /**
  * A ticker's reference records of a kind, stored by the path of `mdq ingest json`: splits in their own
  * table, replaced whole; other records by id, as one record (a news article of several tickers) may be
  * listed under several. A ticker whose records were ingested from files keeps them.
  */
-/** Kinds fetched as one record of a ticker (or id) asked for. */
-const ONE_PER_TICKER: ReadonlySet<JsonKind> = new Set(['related_companies', 'ticker_events']);
-
 export function recordStorage(kind: JsonKind): Storage {
   const removal = (at: Covered): Statement =>
     kind === 'splits'

@@ -76,7 +76,11 @@ interface RecordsUpstream {
  * specification's related companies of AAPL and {@link IPO_COUNT} IPOs, behind a proxy. Skips without
  * `../shared`.
  */
-async function withRecordsUpstream(t: TestContext, fn: (u: RecordsUpstream) => Promise<void>): Promise<void> {
+async function withRecordsUpstream(
+  t: TestContext,
+  fn: (u: RecordsUpstream) => Promise<void>,
+  seed?: (store: DuckDbStore) => Promise<void>,
+): Promise<void> {
   if (!hasShared(t, EVENTS) || !hasShared(t, OPENAPI)) return;
   await withStoreFile(async (db) => {
     const related = join(dirname(db), 'related.json');
@@ -87,6 +91,7 @@ async function withRecordsUpstream(t: TestContext, fn: (u: RecordsUpstream) => P
     try {
       const ingested = await ingestJson(store, [EVENTS, related, iposFile]);
       assert.equal(ingested.rows.reference_records, 2 + IPO_COUNT);
+      await seed?.(store);
       const server = await startServer({ store, port: 0, log: () => {}, now: NOW });
       const proxy = await startScriptedProxy(server.url);
       try {
@@ -325,6 +330,56 @@ describe('caching server: reference records', () => {
         }
       },
       NOW,
+    );
+  });
+
+  test('an IPOs listing holding a record mdq ingest json would refuse (no ticker) is passed upstream and stores nothing', async (t) => {
+    // A rumoured offering the upstream lists without a ticker.
+    const seed = async (store: DuckDbStore) => {
+      await store.run(
+        `INSERT INTO reference_records (kind, id, ticker, date, body, ipo_status)
+          VALUES ('ipos', 'rumoured', NULL, '2024-06-09', $1, 'rumor')`,
+        [JSON.stringify({ ipo_status: 'rumor', issuer_name: 'Rumoured Inc.', listing_date: '2024-06-09' })],
+      );
+    };
+    await withRecordsUpstream(
+      t,
+      async ({ server: upstream, proxy }) => {
+        await withStoreFile(async (db) => {
+          const cache = await startServer({
+            db,
+            port: 0,
+            upstream: { url: proxy.url },
+            log: () => {},
+            now: NOW,
+          });
+          try {
+            const path = '/vX/reference/ipos?ipo_status=rumor&sort=ticker&limit=1000';
+            const want = await pagesOf(upstream.url, path);
+            assert.match(want[0] ?? '', /Rumoured Inc\./);
+            for (let i = 1; i <= 2; i++) {
+              assert.deepEqual(await pagesOf(cache.url, path), want, path);
+              assert.equal(proxy.seen.at(-1)?.url, path, 'passed upstream as it is');
+            }
+            // The whole listing, then the request as asked, each time.
+            assert.deepEqual(
+              proxy.seen.map((s) => s.url),
+              [
+                '/vX/reference/ipos?ipo_status=rumor&limit=1000',
+                path,
+                '/vX/reference/ipos?ipo_status=rumor&limit=1000',
+                path,
+              ],
+            );
+            const store = cache.store as DuckDbStore;
+            for (const table of ['reference_records', 'listed_rows', 'coverage'])
+              assert.equal(await countRows(store, `SELECT * FROM ${table}`), 0, table);
+          } finally {
+            await cache.close();
+          }
+        });
+      },
+      seed,
     );
   });
 });
