@@ -31,6 +31,13 @@ const DAY = 86_400_000;
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+// The columns written, by name: the tables also have columns only the service's answers fill.
+const BAR_COLUMNS = '(ticker, resolution, t, o, h, l, c, v, vw, n)';
+const TRADE_COLUMNS =
+  '(ticker, sip_timestamp, participant_timestamp, sequence_number, price, size, exchange, conditions, id, tape, correction, trf_id, trf_timestamp)';
+const QUOTE_COLUMNS =
+  '(ticker, sip_timestamp, participant_timestamp, sequence_number, bid_price, bid_size, bid_exchange, ask_price, ask_size, ask_exchange, conditions, indicators, tape)';
+
 /**
  * Trading days of the simulated year with their session bounds: the US calendar (holidays, half days
  * closing at 13:00), regular hours only.
@@ -121,7 +128,7 @@ export async function simulateMarket(store: DuckDbStore): Promise<SimulationSumm
 
   // Raw (unadjusted) stock minute bars: before a split, prices are `ratio` times the adjusted ones.
   await store.run(`
-    INSERT INTO bars
+    INSERT INTO bars ${BAR_COLUMNS}
     SELECT ticker, 'minute', t, o, greatest(h, o, c), least(l, o, c), c, v,
            round((o + greatest(h, o, c) + least(l, o, c) + c) / 4, 4), greatest(1, round(v / 150))::BIGINT
       FROM (
@@ -133,7 +140,7 @@ export async function simulateMarket(store: DuckDbStore): Promise<SimulationSumm
 
   // The index: 1000 × the average of the stocks' adjusted prices relative to their start.
   await store.run(`
-    INSERT INTO bars
+    INSERT INTO bars ${BAR_COLUMNS}
     SELECT ${sqlString(SIM_INDEX.ticker)}, 'minute', t, round(avg(o / p0 ORDER BY k) * 1000, 2), round(avg(h / p0 ORDER BY k) * 1000, 2),
            round(avg(l / p0 ORDER BY k) * 1000, 2), round(avg(c / p0 ORDER BY k) * 1000, 2), 0, NULL, NULL
       FROM sim_path GROUP BY t`);
@@ -141,7 +148,7 @@ export async function simulateMarket(store: DuckDbStore): Promise<SimulationSumm
   // Trades of the last days: each minute's trades run from its open through its high and low to its
   // close; the minute bars of those days are then rebuilt from the trades, so both always agree.
   await store.run(`
-    INSERT INTO trades
+    INSERT INTO trades ${TRADE_COLUMNS}
     WITH b AS (
       SELECT p.k, p.d, p.i, bars.* FROM bars JOIN sim_path p ON bars.ticker = p.ticker AND bars.t = p.t
        WHERE bars.resolution = 'minute' AND p.d >= ${tickFrom}),
@@ -163,7 +170,7 @@ export async function simulateMarket(store: DuckDbStore): Promise<SimulationSumm
     DELETE FROM bars WHERE resolution = 'minute' AND t >= ${days[tickFrom]?.openMs}
        AND ticker IN (SELECT ticker FROM sim_stocks)`);
   await store.run(`
-    INSERT INTO bars
+    INSERT INTO bars ${BAR_COLUMNS}
     SELECT ticker, 'minute', (sip_timestamp // 60000000000) * 60000 AS t,
            arg_min(price, sequence_number), max(price), min(price), arg_max(price, sequence_number),
            sum(size), round(sum(price * size ORDER BY sequence_number) / sum(size), 4), count(*)
@@ -171,7 +178,7 @@ export async function simulateMarket(store: DuckDbStore): Promise<SimulationSumm
 
   // NBBO quotes of the same days: a tight spread around a mid that moves from each minute's open to its close.
   await store.run(`
-    INSERT INTO quotes
+    INSERT INTO quotes ${QUOTE_COLUMNS}
     WITH b AS (
       SELECT p.k, p.d, p.i, bars.* FROM bars JOIN sim_path p ON bars.ticker = p.ticker AND bars.t = p.t
        WHERE bars.resolution = 'minute' AND p.d >= ${tickFrom}),
@@ -190,7 +197,7 @@ export async function simulateMarket(store: DuckDbStore): Promise<SimulationSumm
 
   // Daily bars of stocks and the index, from their minute bars.
   await store.run(`
-    INSERT INTO bars
+    INSERT INTO bars ${BAR_COLUMNS}
     -- Regular-session minutes (13:30–21:00 UTC) fall on the UTC date of their New York trading day.
     SELECT b.ticker, 'day', d.midnight_ms, arg_min(o, t), max(h), min(l), arg_max(c, t), sum(v ORDER BY t),
            CASE WHEN sum(v) > 0 THEN round(sum(vw * v ORDER BY t) / sum(v ORDER BY t), 4) END, sum(n)
@@ -241,7 +248,7 @@ async function simulatePairs(store: DuckDbStore, endMs: number): Promise<void> {
            (0.6 + 0.8 * exp(-pow((((t % ${DAY}) / 3600000.0) - 14.5) / 3, 2))) * exp(0.4 * sim_z(k, t // ${MINUTE}, 0, 34)) AS vf
       FROM p`);
   await store.run(`
-    INSERT INTO bars
+    INSERT INTO bars ${BAR_COLUMNS}
     SELECT ticker, 'minute', t, round(o, dec), round(greatest(h, o, c), dec), round(least(l, o, c), dec), round(c, dec),
            CASE WHEN starts_with(ticker, 'X:') THEN round(vf * 400000 / p0, 4) ELSE round(vf * 60) END,
            round((o + h + l + c) / 4, dec), greatest(1, round(vf * 60))::BIGINT
@@ -252,7 +259,7 @@ async function simulatePairs(store: DuckDbStore, endMs: number): Promise<void> {
            round(o + sp, dec), round(h + sp, dec), round(l + sp, dec), round(c + sp, dec), 1000000
       FROM (SELECT *, p0 * 0.00004 AS sp FROM sim_pair_path)`);
   await store.run(`
-    INSERT INTO bars
+    INSERT INTO bars ${BAR_COLUMNS}
     SELECT ticker, 'day', t // ${DAY} * ${DAY} AS day, arg_min(o, t), max(h), min(l), arg_max(c, t), round(sum(v ORDER BY t), 4),
            round(sum(vw * v ORDER BY t) / sum(v ORDER BY t), 6), sum(n)
       FROM bars WHERE resolution = 'minute' AND (starts_with(ticker, 'C:') OR starts_with(ticker, 'X:'))
@@ -343,6 +350,8 @@ async function simulateOptions(
           appender.appendDouble(volume);
           appender.appendDouble(Math.round(((po + ph + pl + pc) / 4) * 10000) / 10000);
           appender.appendBigInt(BigInt(Math.max(1, Math.round(volume / 3))));
+          // settlement_price: the service's, of futures only.
+          appender.appendNull();
           appender.endRow();
         };
         // Day bars before the last day; the last day's bar comes from its minute bars below.

@@ -169,6 +169,17 @@ test('mdq ingest json loads what the CLI wrote as ndjson from a server, once; ex
     (JSON.parse(loaded.stdout) as Record<string, number>)['rows.reference_records'],
     records.length,
   );
+  // The summary counts the rows of the tables written, not zeros of trades, bars, ...
+  const rowCounts = (out: string) => Object.keys(JSON.parse(out)).filter((k) => k.startsWith('rows.'));
+  assert.deepEqual(rowCounts(loaded.stdout), ['rows.reference_records']);
+  // The same content given as another kind is refused by the kind's fields, not skipped as stored.
+  const asNews = await runBin(['ingest', 'json', recorded, '--db', source, '--kind', 'news']);
+  assert.equal(asNews.code, 1, asNews.stdout);
+  assert.match(asNews.stderr, /dividends\.json: record 1 of \d+ .*lacks published_utc; a news record needs/);
+  const asDividends = await runBin(['ingest', 'json', recorded, '--db', source, '--kind', 'dividends']);
+  assert.equal(asDividends.code, 0, asDividends.stderr);
+  assert.equal((JSON.parse(asDividends.stdout) as Record<string, number>).filesSkipped, 1);
+  assert.deepEqual(rowCounts(asDividends.stdout), [], 'nothing written, no counts');
 
   const server = await startServer({ db: source, port: 0, log: () => {} });
   let ndjson: string;

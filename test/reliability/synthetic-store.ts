@@ -47,7 +47,7 @@ export async function writeSyntheticMinuteBars(
   await store.run('CREATE TEMP TABLE synth_days (d INTEGER, t0 BIGINT)');
   await store.run(`INSERT INTO synth_days VALUES ${starts.map((t0, d) => `(${d}, ${t0})`).join(', ')}`);
   await store.run(
-    `INSERT INTO bars
+    `INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n)
      SELECT $1, 'minute', t0 + m * 60000 AS t,
             round(p, 2), round(p + 0.05 + (k % 7) / 100, 2), round(p - 0.05 - (k % 5) / 100, 2),
             round(p + ((k % 11) - 5) / 100, 2), 100 + (k * 7919) % 5000,

@@ -39,12 +39,10 @@ before(async () => {
     [3, 103],
     [4, 104],
   ] as const) {
-    await store.run('INSERT INTO bars VALUES ($1, $2, $3, $4, $4, $4, $4, 1000, NULL, NULL)', [
-      'SPLT',
-      'day',
-      BigInt(Date.UTC(2020, 5, d, 4)),
-      c,
-    ]);
+    await store.run(
+      'INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) VALUES ($1, $2, $3, $4, $4, $4, $4, 1000, NULL, NULL)',
+      ['SPLT', 'day', BigInt(Date.UTC(2020, 5, d, 4)), c],
+    );
   }
   await store.run("INSERT INTO splits VALUES ('SPLT', DATE '2020-06-03', 1, 3)");
 });

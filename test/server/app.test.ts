@@ -25,11 +25,10 @@ async function smallStore(): Promise<DuckDbStore> {
     );
   }
   for (let d = 0; d < 5; d++) {
-    await store.run('INSERT INTO bars VALUES ($1, $2, $3, 10, 11, 9, 10.5, 1000, NULL, NULL)', [
-      'ACME',
-      'day',
-      BigInt(Date.UTC(2023, 11, 26 + d, 5)),
-    ]);
+    await store.run(
+      'INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) VALUES ($1, $2, $3, 10, 11, 9, 10.5, 1000, NULL, NULL)',
+      ['ACME', 'day', BigInt(Date.UTC(2023, 11, 26 + d, 5))],
+    );
   }
   return store;
 }

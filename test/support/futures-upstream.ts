@@ -30,6 +30,8 @@ export async function withFuturesCachingServer(
     maxRetries?: number;
     /** Writes rows into the caching server's empty store before it opens (as if ingested). */
     seed?: (store: DuckDbStore) => Promise<void>;
+    /** Changes the upstream's store after its data is ingested (fields the service gives, Lean's files not). */
+    upstreamSeed?: (store: DuckDbStore) => Promise<void>;
   },
   now: number,
   fn: (rig: CachingServer) => Promise<void>,
@@ -56,6 +58,7 @@ export async function withFuturesCachingServer(
           SELECT ticker, (t + 59999) * 1000000, row_number() OVER (ORDER BY ticker, t), bid_c, bid_size, ask_c, ask_size
           FROM quote_bars WHERE resolution = 'minute' AND regexp_matches(ticker, '^(ES|GC)[FGHJKMNQUVXZ][0-9]$')`,
       );
+      await options.upstreamSeed?.(writable);
     } finally {
       writable.close();
     }

@@ -89,6 +89,12 @@ function ingestTarget(ctx: CliContext, options: ReadonlyMap<string, string>): In
  * into a scratch DuckDB file by the same code as ever, then published (`publishToClickHouse`: atomic,
  * idempotent partition swaps), and the scratch file removed.
  */
+/**
+ * The row counts a summary lists: of every table (`all`: Lean and flat files fill the same tables), or
+ * only of the tables written (`written`: saved responses fill one or two of many).
+ */
+type RowsShown = 'all' | 'written';
+
 async function runIngest(
   ctx: CliContext,
   target: IngestTarget,
@@ -97,8 +103,9 @@ async function runIngest(
     onProgress: (p: IngestProgress) => void,
     signal: AbortSignal,
   ) => Promise<IngestSummary>,
+  shown: RowsShown = 'all',
 ): Promise<void> {
-  if ('db' in target) return runDuckDbIngest(ctx, target.db, work);
+  if ('db' in target) return runDuckDbIngest(ctx, target.db, work, shown);
   const { ClickHouseStore } = await import('../../server/store/clickhouse-store.js');
   const { publishToClickHouse } = await import('../../server/store/clickhouse-publish.js');
   const clickhouse = await ClickHouseStore.open(target.clickhouse, {
@@ -107,7 +114,7 @@ async function runIngest(
   const scratch = mkdtempSync(join(tmpdir(), 'mdq-ingest-'));
   try {
     const staged = join(scratch, 'staged.duckdb');
-    await runDuckDbIngest(ctx, staged, work, clickhouse.location);
+    await runDuckDbIngest(ctx, staged, work, shown, clickhouse.location);
     const { DuckDbStore } = await import('../../server/store/duckdb-store.js');
     const store = await DuckDbStore.open(staged);
     try {
@@ -134,6 +141,7 @@ async function runDuckDbIngest(
     onProgress: (p: IngestProgress) => void,
     signal: AbortSignal,
   ) => Promise<IngestSummary>,
+  shown: RowsShown,
   /** The store named in the summary (the scratch file of a ClickHouse ingest is not). */
   shownAs = path,
 ): Promise<void> {
@@ -160,7 +168,11 @@ async function runDuckDbIngest(
       filesFailed: summary.filesFailed,
       unrecognised: summary.unrecognised.length,
       passedOver: summary.passedOver.map((p) => `${p.path}: ${p.reason}`),
-      ...Object.fromEntries(Object.entries(summary.rows).map(([k, v]) => [`rows.${k}`, v])),
+      ...Object.fromEntries(
+        Object.entries(summary.rows)
+          .filter(([, v]) => shown === 'all' || v > 0)
+          .map(([k, v]) => [`rows.${k}`, v]),
+      ),
       errors: summary.errors.map((e) => e.message),
       elapsedMs: Math.round(summary.elapsedMs),
     });
@@ -257,12 +269,16 @@ export const ingestCommands: readonly CommandDef[] = [
       }
       const continueOnError = flagOption(input, 'continue-on-error');
       const { ingestJson } = await import('../../server/ingest/index.js');
-      await runIngest(ctx, ingestTarget(ctx, input.options), (store, onProgress) =>
-        ingestJson(store, input.args, {
-          onProgress,
-          continueOnError,
-          ...(kind !== undefined && { kind: kind as JsonKind }),
-        }),
+      await runIngest(
+        ctx,
+        ingestTarget(ctx, input.options),
+        (store, onProgress) =>
+          ingestJson(store, input.args, {
+            onProgress,
+            continueOnError,
+            ...(kind !== undefined && { kind: kind as JsonKind }),
+          }),
+        'written',
       );
     },
   },

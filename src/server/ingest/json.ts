@@ -244,20 +244,35 @@ export function recordRows(found: readonly Found[], file: string, kind?: JsonKin
   return out;
 }
 
+/** Reference records written by one statement: its parameters stay a few thousand. */
+const RECORDS_PER_STATEMENT = 100;
+
 /**
  * Writes reference rows, replacing stored records with the same kind and id and splits of the same
  * ticker and date. Run inside the caller's transaction.
  */
 export async function writeRecordRows(store: DuckDbStore, rows: RecordRows): Promise<void> {
   const columns = ['kind', 'id', 'ticker', 'date', 'body', ...RECORD_FIELD_COLUMNS];
-  const insert = `INSERT OR REPLACE INTO reference_records (${columns.join(', ')})
-    VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
-  for (const r of rows.records) {
-    const fields = RECORD_FIELD_COLUMNS.map((c) => {
-      const value = r.fields[c];
-      return Array.isArray(value) ? listValue(value) : value;
-    });
-    await store.run(insert, [r.kind, r.id, r.ticker, r.date, r.body, ...fields] as SqlValue[]);
+  const tuple = (i: number) => `(${columns.map((_, j) => `$${i * columns.length + j + 1}`).join(', ')})`;
+  // A record listed twice is written once, as last listed (a statement may not replace a row twice).
+  const records = [...new Map(rows.records.map((r) => [`${r.kind}\n${r.id}`, r])).values()];
+  // Many records a statement: one statement a record takes seconds for a thousand.
+  for (let i = 0; i < records.length; i += RECORDS_PER_STATEMENT) {
+    const chunk = records.slice(i, i + RECORDS_PER_STATEMENT);
+    await store.run(
+      `INSERT OR REPLACE INTO reference_records (${columns.join(', ')}) VALUES ${chunk.map((_, j) => tuple(j)).join(', ')}`,
+      chunk.flatMap((r) => [
+        r.kind,
+        r.id,
+        r.ticker,
+        r.date,
+        r.body,
+        ...RECORD_FIELD_COLUMNS.map((c) => {
+          const value = r.fields[c];
+          return Array.isArray(value) ? listValue(value) : value;
+        }),
+      ]) as SqlValue[],
+    );
   }
   if (rows.tickers && rows.tickers.length > 0) await writeTickerRecords(store, rows.tickers);
   for (const s of rows.splits) {
@@ -319,11 +334,12 @@ export async function ingestJson(
         throw new IngestError({ file }, `cannot read the file (${(e as Error).message})`, { cause: e });
       }
       const sha256 = createHash('sha256').update(bytes).digest('hex');
+      // Checked before the skip: content stored under another kind is refused as this one, not skipped.
+      const found = parseJsonRecords(bytes.toString('utf8'), file);
+      const rowsOf = recordRows(found, file, options.kind);
       if ((await store.all('SELECT 1 FROM ingested_files WHERE sha256 = $1', [sha256])).length > 0) {
         summary.filesSkipped++;
       } else {
-        const found = parseJsonRecords(bytes.toString('utf8'), file);
-        const rowsOf = recordRows(found, file, options.kind);
         const { records, splits, tickers = [] } = rowsOf;
         await store.transaction(async () => {
           await writeRecordRows(store, rowsOf);

@@ -148,6 +148,24 @@ const BULK_COLUMNS = {
   ],
 } as const;
 
+/**
+ * Columns the service's answers fill and no file does (futures fields, see migration 8), after a bulk
+ * table's own: a staged line may end before them, which leaves them NULL.
+ */
+const ANSWER_COLUMNS: Partial<Record<keyof typeof BULK_COLUMNS, readonly (readonly [string, string])[]>> = {
+  trades: [
+    ['report_sequence', 'BIGINT'],
+    ['channel', 'INTEGER'],
+  ],
+  quotes: [
+    ['report_sequence', 'BIGINT'],
+    ['channel', 'INTEGER'],
+    ['bid_timestamp', 'BIGINT'],
+    ['ask_timestamp', 'BIGINT'],
+  ],
+  bars: [['settlement_price', 'DOUBLE']],
+};
+
 /** A table filled in bulk from staged tab-separated lines. */
 export type BulkTable = keyof typeof BULK_COLUMNS;
 const BULK = Object.keys(BULK_COLUMNS) as BulkTable[];
@@ -422,6 +440,8 @@ export class Staging implements RowSink {
   }
 
   private async mergeNative(table: 'trades' | 'quotes' | 'bars', p: PreparedSource): Promise<number> {
+    // A native source yields the table's own columns, none of the service's (ANSWER_COLUMNS).
+    const own = `(${BULK_COLUMNS[table].map(([name]) => name).join(', ')})`;
     const key = KEYS[table];
     const time = key[key.length - 1] as string;
     if (p.replaces.kind === 'ticker-range') {
@@ -431,7 +451,7 @@ export class Staging implements RowSink {
            AND ${time} BETWEEN $1 AND $2`,
         [p.min, p.max, ...tickers],
       );
-      const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
+      const result = await this.store.connection.run(`INSERT INTO main.${table} ${own} ${p.select}`);
       return Number(result.rowsChanged);
     }
     if (p.replaces.kind === 'ticker-ranges') {
@@ -441,7 +461,7 @@ export class Staging implements RowSink {
          WHERE d.${time} BETWEEN $1 AND $2 AND d.ticker = r.ticker AND d.${time} BETWEEN r.lo AND r.hi`,
         [p.min, p.max],
       );
-      const result = await this.store.connection.run(`INSERT INTO main.${table} ${p.select}`);
+      const result = await this.store.connection.run(`INSERT INTO main.${table} ${own} ${p.select}`);
       return Number(result.rowsChanged);
     }
     await this.store.run(`CREATE OR REPLACE TEMP TABLE stage_native AS ${p.select}`);
@@ -453,7 +473,7 @@ export class Staging implements RowSink {
         [p.min, p.max],
       );
       const result = await this.store.connection.run(
-        `INSERT INTO main.${table} SELECT ${columns.join(', ')} FROM temp.main.stage_native`,
+        `INSERT INTO main.${table} ${own} SELECT ${columns.join(', ')} FROM temp.main.stage_native`,
       );
       return Number(result.rowsChanged);
     } finally {
@@ -536,13 +556,13 @@ function emptyFiles(): Record<BulkTable, StagedFile | undefined> {
 
 /** A `read_csv` over a staged file with the table's column types; list columns are split back. */
 export function readStaged(path: string, table: BulkTable): string {
-  const cols = BULK_COLUMNS[table];
+  const cols = [...BULK_COLUMNS[table], ...(ANSWER_COLUMNS[table] ?? [])];
   const types = cols.map(([name, type]) => `'${name}': '${type === 'LIST' ? 'VARCHAR' : type}'`).join(', ');
   const select = cols
     .map(([name, type]) => (type === 'LIST' ? `string_split(${name}, ',')::INTEGER[] AS ${name}` : name))
     .join(', ');
   const literal = path.replaceAll("'", "''");
-  return `(SELECT ${select} FROM read_csv('${literal}', delim = '\t', header = false, quote = '', escape = '', nullstr = '', auto_detect = false, columns = {${types}}))`;
+  return `(SELECT ${select} FROM read_csv('${literal}', delim = '\t', header = false, quote = '', escape = '', nullstr = '', null_padding = true, auto_detect = false, columns = {${types}}))`;
 }
 
 /** Multi-row `VALUES` inserts, a few hundred rows per statement. */

@@ -227,6 +227,8 @@ export interface FuturesCandle {
   transactions?: number;
   /** Start of the last stored bar or tick in the candle, ms. */
   last: number;
+  /** A one-session candle's settlement price, when the service gave it (stored from its answer). */
+  settlement_price?: number;
 }
 
 /**
@@ -360,8 +362,12 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     : `${d.argMin('o', 't')} AS open, max(h) AS high, min(l) AS low, ${d.argMax('c', 't')} AS close,
        sum(v) AS volume, sum(v * coalesce(vw, (h + l + c) / 3)) AS dollar_volume, sum(n) AS transactions,
        max(t) AS last`;
+  // Only a one-session candle is a session's own, with its settlement.
+  const session =
+    q.window.source === 'day' && q.window.unit === 'ms' && q.window.size === DAY_MS && q.window.offset === 0;
   const rows = await store.all<{
     ws: bigint;
+    settlement_price?: number | null;
     open: number;
     high: number;
     low: number;
@@ -371,7 +377,7 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     transactions: bigint | null;
     last: bigint;
   }>(
-    `SELECT ${bucket} AS ws, ${columns}
+    `SELECT ${bucket} AS ws, ${columns}${session ? `, ${d.argMax('settlement_price', 't')} AS settlement_price` : ''}
      FROM ${fromTicks ? 'trades' : 'bars'}${where} GROUP BY ws ORDER BY ws ${dir} LIMIT ${limit}`,
     where.params,
   );
@@ -385,6 +391,8 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     dollar_volume: Math.round(r.dollar_volume * 100) / 100,
     ...(r.transactions !== null && { transactions: Number(r.transactions) }),
     last: Number(r.last),
+    ...(r.settlement_price !== null &&
+      r.settlement_price !== undefined && { settlement_price: Number(r.settlement_price) }),
   }));
 }
 

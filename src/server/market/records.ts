@@ -382,6 +382,9 @@ const IPO_SORT: Readonly<Record<string, string>> = {
   lot_size: 'lot_size',
 };
 
+/** The sort keys of the IPOs listing, all stored columns. */
+export const IPO_SORT_KEYS: ReadonlySet<string> = new Set(Object.keys(IPO_SORT));
+
 /** IPOs (`/vX/reference/ipos`), newest listing first by default. */
 export function listIpos(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
   const where = new Where().field(v, 'ticker', 'ticker');

@@ -93,6 +93,7 @@ async function aggregates(c: Context<AppEnv>, ctx: ServerContext, op: OperationS
     low: r.low,
     open: r.open,
     session_end_date: candleSessionEnd(window, r),
+    ...(r.settlement_price !== undefined && { settlement_price: r.settlement_price }),
     ticker,
     ...(r.transactions !== undefined && { transactions: r.transactions }),
     volume: r.volume,
@@ -152,7 +153,9 @@ async function ticks(
   const results =
     table === 'trades'
       ? page.rows.map((r) => ({
+          ...(r.channel != null && { channel: Number(r.channel) }),
           price: r.price,
+          ...(r.report_sequence != null && { report_sequence: BigInt(r.report_sequence) }),
           sequence_number: r.sequence_number,
           session_end_date: sessionOf(r.sip_timestamp),
           size: r.size,
@@ -162,8 +165,12 @@ async function ticks(
       : page.rows.map((r) => ({
           ...(r.ask_price !== null && { ask_price: r.ask_price }),
           ...(r.ask_size !== null && { ask_size: r.ask_size }),
+          ...(r.ask_timestamp != null && { ask_timestamp: BigInt(r.ask_timestamp) }),
           ...(r.bid_price !== null && { bid_price: r.bid_price }),
           ...(r.bid_size !== null && { bid_size: r.bid_size }),
+          ...(r.bid_timestamp != null && { bid_timestamp: BigInt(r.bid_timestamp) }),
+          ...(r.channel != null && { channel: Number(r.channel) }),
+          ...(r.report_sequence != null && { report_sequence: BigInt(r.report_sequence) }),
           sequence_number: r.sequence_number,
           session_end_date: sessionOf(r.sip_timestamp),
           ticker,

@@ -13,7 +13,7 @@
  */
 
 /** Bumped whenever `MIGRATIONS` grows. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Ordered migrations; migration i brings the store from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -246,5 +246,17 @@ export const MIGRATIONS: readonly string[] = [
       THEN 'snapshot:crypto' ELSE 'snapshot:stocks' END
     WHERE kind = 'snapshot';
   DELETE FROM reference_records WHERE kind = 'snapshot';
+  `,
+  `
+  -- Futures fields the service gives and Lean's files do not: a session candle's settlement price, a
+  -- tick's report sequence and channel, a quote's bid and ask times (Unix ns). The caching server fills
+  -- them from the service's answers; rows ingested from files have none (NULL).
+  ALTER TABLE bars ADD COLUMN IF NOT EXISTS settlement_price DOUBLE;
+  ALTER TABLE trades ADD COLUMN IF NOT EXISTS report_sequence BIGINT;
+  ALTER TABLE trades ADD COLUMN IF NOT EXISTS channel INTEGER;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS report_sequence BIGINT;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS channel INTEGER;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS bid_timestamp BIGINT;
+  ALTER TABLE quotes ADD COLUMN IF NOT EXISTS ask_timestamp BIGINT;
   `,
 ];

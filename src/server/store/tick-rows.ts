@@ -15,6 +15,9 @@ export interface TradeRow {
   correction: number | null;
   trf_id: number | null;
   trf_timestamp: bigint | null;
+  /** A futures trade's report sequence and channel, when the service gave them. */
+  report_sequence?: bigint | null;
+  channel?: number | null;
 }
 
 /** A row of `quotes`. Times are Unix ns. */
@@ -32,4 +35,10 @@ export interface QuoteRow {
   conditions: number[] | null;
   indicators: number[] | null;
   tape: number | null;
+  /** A futures quote's report sequence and channel, when the service gave them. */
+  report_sequence?: bigint | null;
+  channel?: number | null;
+  /** A futures quote's bid and ask times (Unix ns), when the service gave them. */
+  bid_timestamp?: bigint | null;
+  ask_timestamp?: bigint | null;
 }

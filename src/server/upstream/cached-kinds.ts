@@ -4,10 +4,13 @@ import { aggregateBars, groupedDaily } from '../../operations/aggregates.js';
 import { lastQuote, lastTrade } from '../../operations/last.js';
 import {
   dividends,
+  ipos,
   optionContracts,
+  relatedCompanies,
   splits,
   stockFinancials,
   tickerDetails,
+  tickerEvents,
   tickerNews,
   tickers,
 } from '../../operations/reference.js';
@@ -32,7 +35,7 @@ import {
   tableStorage,
   text,
 } from './store-fetched.js';
-import { listingStorage } from './store-listing.js';
+import { listingStorage, recordListingStorage } from './store-listing.js';
 import { isRequest, optionItems, resultItems, snapshotStorage, v2Items } from './store-snapshots.js';
 
 /**
@@ -144,6 +147,24 @@ const details: CachedKind = {
   span: 'whole',
   first: (ticker) => expandPath(tickerDetails.path, { ticker }),
   storage: recordStorage('ticker_details'),
+};
+
+/** A ticker's related companies, one record. */
+const related: CachedKind = {
+  name: 'related_companies',
+  label: 'related companies',
+  span: 'whole',
+  first: (ticker) => expandPath(relatedCompanies.path, { ticker }),
+  storage: recordStorage('related_companies'),
+};
+
+/** A company's events (by ticker, CUSIP or FIGI) of every type, one record; the local route filters them. */
+const events: CachedKind = {
+  name: 'ticker_events',
+  label: 'ticker events',
+  span: 'whole',
+  first: (id) => expandPath(tickerEvents.path, { id }),
+  storage: recordStorage('ticker_events'),
 };
 
 /** Routes of a ticker's current state, stored as the answer that brought them: its last trade and quote. */
@@ -291,6 +312,18 @@ const contractListing: CachedKind = {
   }),
 };
 
+/**
+ * The IPOs listing of one set of filters, every page of 1000, as records of `reference_records` (as
+ * `mdq ingest json` stores them).
+ */
+const ipoListing: CachedKind = {
+  name: 'ipos',
+  label: 'IPOs listing',
+  span: 'whole',
+  first: (filters) => `${ipos.path}?${filters}${filters === '' ? '' : '&'}limit=1000`,
+  storage: recordListingStorage('ipos'),
+};
+
 /** Every kind the caching server stores. */
 export const CACHED_KINDS: readonly CachedKind[] = [
   bars('second', 'second bars'),
@@ -305,10 +338,13 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   records('financials', 'financials', stockFinancials.path, 100),
   details,
   ...SNAPSHOTS.map(snapshot),
+  related,
+  events,
   live('last_trade', 'last trade'),
   live('last_quote', 'last quote'),
   tickerListing,
   contractListing,
+  ipoListing,
   storedAnswer,
   ...FUTURES_KINDS,
 ];

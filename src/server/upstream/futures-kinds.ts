@@ -87,7 +87,7 @@ const candles = (source: keyof typeof FUTURES_BAR_SOURCES, label: string): Cache
           const volume = typeof b.volume === 'number' ? b.volume : 0;
           const vw =
             typeof b.dollar_volume === 'number' && volume > 0 ? String(b.dollar_volume / volume) : '';
-          return `${t}\t${source}\t${msText(b.window_start)}\t${num(b.open)}\t${num(b.high)}\t${num(b.low)}\t${num(b.close)}\t${volume}\t${vw}\t${num(b.transactions)}`;
+          return `${t}\t${source}\t${msText(b.window_start)}\t${num(b.open)}\t${num(b.high)}\t${num(b.low)}\t${num(b.close)}\t${volume}\t${vw}\t${num(b.transactions)}\t${num(b.settlement_price)}`;
         },
       }),
     ),
@@ -109,8 +109,8 @@ const ticksOf =
 
 const tickMs = (r: Json) => nsToMs(r.timestamp);
 
-// The tick tables have no columns for the report sequence, the channel or a quote's bid and ask times:
-// those are not kept.
+// The service's report sequence, channel and a quote's bid and ask times go to the tick tables' last
+// columns (see migration 8).
 const trades: CachedKind = {
   name: 'futures:trades',
   label: 'futures trades',
@@ -123,7 +123,7 @@ const trades: CachedKind = {
       days: TRADING_DATES,
       timeMs: tickMs,
       line: (t, r, i) =>
-        `${t}\t${num(r.timestamp)}\t\t${num(r.sequence_number) || i}\t${num(r.price)}\t${num(r.size)}\t\t\t\t\t\t\t`,
+        `${t}\t${num(r.timestamp)}\t\t${num(r.sequence_number) || i}\t${num(r.price)}\t${num(r.size)}\t\t\t\t\t\t\t\t${num(r.report_sequence)}\t${num(r.channel)}`,
     }),
   ),
 };
@@ -140,7 +140,7 @@ const quotes: CachedKind = {
       days: TRADING_DATES,
       timeMs: tickMs,
       line: (t, r, i) =>
-        `${t}\t${num(r.timestamp)}\t\t${num(r.sequence_number) || i}\t${num(r.bid_price)}\t${num(r.bid_size)}\t\t${num(r.ask_price)}\t${num(r.ask_size)}\t\t\t\t`,
+        `${t}\t${num(r.timestamp)}\t\t${num(r.sequence_number) || i}\t${num(r.bid_price)}\t${num(r.bid_size)}\t\t${num(r.ask_price)}\t${num(r.ask_size)}\t\t\t\t\t${num(r.report_sequence)}\t${num(r.channel)}\t${num(r.bid_timestamp)}\t${num(r.ask_timestamp)}`,
     }),
   ),
 };

@@ -25,6 +25,7 @@ import {
 } from '../../operations/reference.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
+import { IPO_SORT_KEYS } from '../market/records.js';
 import { TICKER_SORT_COLUMNS } from '../market/reference.js';
 import { marketTimeZone } from '../market/time-zone.js';
 import {
@@ -219,6 +220,15 @@ function detailsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
 }
 
 /**
+ * One record of a ticker stored whole (its related companies; its events of every type, which the local
+ * route filters by `types`), under the ticker or id asked for.
+ */
+function tickerRecordNeeds(c: Context<AppEnv>, op: OperationSpec, wire: string, kind: CoverageKind): Need[] {
+  const id = String(parseRequest(op, c).values.get(wire));
+  return [{ ticker: id, kind, accepts: [kind], range: ALL_DAYS }];
+}
+
+/**
  * A ticker's current state, stored as the answer that brought it (under the ticker with its market's
  * prefix), is answered as stored.
  */
@@ -291,6 +301,34 @@ function contractsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
   return [{ ticker: filters, kind: 'option_contracts', accepts: ['option_contracts'], range: ALL_DAYS }];
 }
 
+/** Filters of the IPOs listing the local route applies to stored records as the service does. */
+const STORED_IPO_FILTERS = new Set([
+  'ticker',
+  'us_code',
+  'isin',
+  'ipo_status',
+  'listing_date',
+  'listing_date.gt',
+  'listing_date.gte',
+  'listing_date.lt',
+  'listing_date.lte',
+]);
+
+/**
+ * The IPOs listing of a set of filters is stored whole the first time, as records of the store's own
+ * table, and answered from them after, with any limit, sort, order or page. Filters and sorts the
+ * local route does not apply as the service does go upstream.
+ */
+function iposNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  const req = parseRequest(ipos, c);
+  const sort = req.values.get('sort');
+  if (typeof sort === 'string' && !IPO_SORT_KEYS.has(sort)) return 'upstream';
+  const filters = listingFilters(ipos, req.query);
+  for (const name of new URLSearchParams(filters).keys())
+    if (!STORED_IPO_FILTERS.has(name)) return 'upstream';
+  return [{ ticker: filters, kind: 'ipos', accepts: ['ipos'], range: ALL_DAYS }];
+}
+
 /**
  * A request as the key of its stored answer, and the request sent for it: its path and its query as
  * asked (the order of its parameters kept, as the service's cursors keep it), without a key.
@@ -319,7 +357,7 @@ function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
  * losers: see `SNAPSHOT_PLANS`): the v1 last forex quote and crypto trade; crypto's grouped
  * daily bars (stamped with each day's last trading minute, which daily bars do not hold); indicators
  * (the local route computes them over every stored bar of the ticker, so stored bars of a range do not
- * give the service's values); related companies, IPOs and ticker events.
+ * give the service's values).
  */
 const STORED_ANSWERS: readonly OperationSpec[] = [
   groupedDaily('global/market/crypto'),
@@ -327,9 +365,6 @@ const STORED_ANSWERS: readonly OperationSpec[] = [
   ema(),
   rsi(),
   macd(),
-  relatedCompanies,
-  ipos,
-  tickerEvents,
   lastForexQuote,
   lastCryptoTrade,
 ];
@@ -426,9 +461,15 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: tickerNews, needs: (c) => recordNeeds(c, tickerNews, 'news') },
   { op: stockFinancials, needs: (c) => recordNeeds(c, stockFinancials, 'financials') },
   { op: tickerDetails, needs: detailsNeeds },
+  {
+    op: relatedCompanies,
+    needs: (c) => tickerRecordNeeds(c, relatedCompanies, 'ticker', 'related_companies'),
+  },
+  { op: tickerEvents, needs: (c) => tickerRecordNeeds(c, tickerEvents, 'id', 'ticker_events') },
   ...LIVE.map((l) => ({ op: l.op, needs: (c: Context<AppEnv>) => liveNeeds(c, l) })),
   { op: tickers, needs: tickersNeeds },
   { op: optionContracts, needs: contractsNeeds },
+  { op: ipos, needs: iposNeeds },
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
   ...SNAPSHOT_PLANS,
   ...FUTURES_PLANS,

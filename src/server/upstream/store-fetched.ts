@@ -11,6 +11,7 @@ import type { SqlValue } from '../store/store.js';
 import { dayStartMs } from '../validate.js';
 import type { Covered, Fetched, Statement, Storage } from './cached-kind.js';
 import { type CoverageSource, type DayRange, dayNumber, dayText, recordCoverage } from './coverage.js';
+import { storableRows } from './store-listing.js';
 
 /**
  * The ways a kind's fetched pages are written into the store's own tables ({@link Storage}), each in
@@ -142,6 +143,7 @@ export function tableStorage(rows: TableRows): Storage {
             const r = removal({ ...f, range: run.range });
             await store.run(r.sql, r.params);
           }
+          // The staging holds the table's columns in its order, those a line leaves out NULL.
           if (staged) await store.run(`INSERT INTO ${rows.table} SELECT * FROM ${staged.staging}`);
           for (const run of runs(f.range, files))
             await recordCoverage(store, f.ticker, f.kind, run.range, f.fetchedAt, f.today, run.source);
@@ -158,6 +160,9 @@ export function tableStorage(rows: TableRows): Storage {
 function rowsRemoved(removal: Statement): Statement {
   return { sql: removal.sql.replace(/^DELETE FROM/, 'SELECT count(*) AS rows FROM'), params: removal.params };
 }
+
+/** Kinds fetched as one record of a ticker (or id) asked for. */
+const ONE_PER_TICKER: ReadonlySet<JsonKind> = new Set(['related_companies', 'ticker_events']);
 
 /**
  * A ticker's reference records of a kind, stored by the path of `mdq ingest json`: splits in their own
@@ -195,15 +200,24 @@ export function recordStorage(kind: JsonKind): Storage {
       const file = `upstream ${kind} of ${f.ticker}`;
       const rows = files
         ? undefined
-        : recordRows(
-            f.pages
-              .filter((p) =>
-                Array.isArray(p.results) ? p.results.length > 0 : typeof p.results === 'object',
-              )
-              .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
-            file,
-            kind,
+        : storableRows(() =>
+            recordRows(
+              f.pages
+                // A ticker's related companies are one record, however few: none is an answer too.
+                .filter((p) =>
+                  Array.isArray(p.results)
+                    ? p.results.length > 0 || kind === 'related_companies'
+                    : typeof p.results === 'object',
+                )
+                .flatMap((p) => parseJsonRecords(stringifyJson(p), file)),
+              file,
+              kind,
+            ),
           );
+      // A ticker's one record is stored under what was asked: events asked by an earlier symbol, a
+      // CUSIP or a FIGI would otherwise be stored under the company's latest symbol.
+      if (rows && ONE_PER_TICKER.has(kind))
+        rows.records = rows.records.map((r) => ({ ...r, id: f.ticker, ticker: f.ticker }));
       await store.transaction(async () => {
         if (rows) {
           if (kind === 'splits') {

@@ -1,4 +1,7 @@
 import { listValue } from '@duckdb/node-api';
+import { isIngestError } from '../ingest/ingest-error.js';
+import { recordRows, writeRecordRows } from '../ingest/json.js';
+import type { JsonKind } from '../ingest/json-kinds.js';
 import type { DuckDbStore as Store } from '../store/duckdb-store.js';
 import type { SqlValue } from '../store/store.js';
 import type { Covered, Statement, Storage } from './cached-kind.js';
@@ -42,6 +45,19 @@ export class NotStorable extends Error {
 
 /** Whether `e` is a {@link NotStorable}. */
 export const isNotStorable = (e: unknown): e is NotStorable => e instanceof Error && e.name === 'NotStorable';
+
+/**
+ * The rows `read` makes of fetched records; records `mdq ingest json` would refuse (without a field
+ * their kind needs) are stored not at all: the request goes upstream as it is.
+ */
+export function storableRows<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (isIngestError(e)) throw new NotStorable(e.message);
+    throw e;
+  }
+}
 
 /** Rows written per statement: a statement's parameters stay few. */
 const CHUNK = 200;
@@ -108,6 +124,64 @@ export function listingStorage(kind: string, rows: ListingRows): Storage {
           await store.run(
             `INSERT OR IGNORE INTO listed_rows VALUES ${chunk.map((_, j) => `($1, $2, $${j + 3})`).join(', ')}`,
             [kind, f.ticker, ...chunk.map((r) => keyColumn.value(r))],
+          );
+        }
+        await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);
+      });
+      return own.length;
+    },
+  };
+}
+
+/**
+ * The storage of a listing of reference records (the IPOs listing) of kind `kind`: its records land in
+ * `reference_records` by the path of `mdq ingest json`, keyed by their record id, and `listed_rows`
+ * keeps which the listing held. Records of the kind no listing holds were ingested from files: they
+ * are kept as they are.
+ */
+export function recordListingStorage(kind: JsonKind): Storage {
+  const remove = (at: Covered): Statement[] => [
+    {
+      sql: `DELETE FROM reference_records WHERE kind = $1
+        AND id IN (SELECT id FROM listed_rows WHERE kind = $1 AND filters = $2)
+        AND id NOT IN (SELECT id FROM listed_rows WHERE kind = $1 AND filters <> $2)`,
+      params: [kind, at.ticker],
+    },
+    { sql: 'DELETE FROM listed_rows WHERE kind = $1 AND filters = $2', params: [kind, at.ticker] },
+  ];
+  return {
+    remove,
+    size: (at) => ({
+      sql: 'SELECT count(*) AS rows FROM listed_rows WHERE kind = $1 AND filters = $2',
+      params: [kind, at.ticker],
+    }),
+    async write(store, f) {
+      const file = `upstream ${kind} listing${f.ticker === '' ? '' : ` of ${f.ticker}`}`;
+      const found = f.pages.flatMap((p) =>
+        Array.isArray(p.results) ? (p.results as Json[]).map((record) => ({ kind, record })) : [],
+      );
+      const { records } = storableRows(() => recordRows(found, file, kind));
+      const ids = [...new Set(records.map((r) => r.id))];
+      const held =
+        ids.length === 0
+          ? []
+          : await store.all<{ id: string }>(
+              `SELECT r.id FROM reference_records r
+                WHERE r.kind = $1 AND r.id IN (SELECT unnest($2::VARCHAR[]))
+                  AND NOT EXISTS (SELECT 1 FROM listed_rows l WHERE l.kind = $1 AND l.id = r.id)`,
+              [kind, listValue(ids)],
+            );
+      const files = new Set(held.map((r) => r.id));
+      // A record listed twice (on two pages) is written once.
+      const own = [...new Map(records.filter((r) => !files.has(r.id)).map((r) => [r.id, r])).values()];
+      await store.transaction(async () => {
+        for (const s of remove(f)) await store.run(s.sql, s.params);
+        await writeRecordRows(store, { records: own, splits: [] });
+        for (let i = 0; i < own.length; i += CHUNK) {
+          const chunk = own.slice(i, i + CHUNK);
+          await store.run(
+            `INSERT OR IGNORE INTO listed_rows VALUES ${chunk.map((_, j) => `($1, $2, $${j + 3})`).join(', ')}`,
+            [kind, f.ticker, ...chunk.map((r) => r.id)],
           );
         }
         await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);

@@ -104,11 +104,10 @@ describe('publishing into ClickHouse', () => {
     const duck = await DuckDbStore.open(':memory:');
     t.after(() => duck.close());
     for (const [i, x] of values.entries()) {
-      await duck.run("INSERT INTO bars VALUES ('X', 'day', $1, $2, $2, $2, $2, $2, $3, NULL)", [
-        i * 86_400_000,
-        x,
-        i % 2 === 0 ? x : null,
-      ]);
+      await duck.run(
+        "INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) VALUES ('X', 'day', $1, $2, $2, $2, $2, $2, $3, NULL)",
+        [i * 86_400_000, x, i % 2 === 0 ? x : null],
+      );
     }
     const clickhouse = await ClickHouseStore.open(servers.urls[0] as string);
     t.after(() => clickhouse.close());

@@ -123,6 +123,19 @@ describe('mdq ingest json', () => {
     });
   });
 
+  test('content already stored is refused, not skipped, when given as a kind its records are not', async (t) => {
+    if (!hasShared(t, NEWS)) return;
+    await withStore(async (store) => {
+      assert.equal((await ingestJson(store, [NEWS])).filesIngested, 1);
+      await assert.rejects(ingestJson(store, [NEWS], { kind: 'dividends' }), (e: Error) => {
+        assert.match(e.message, /news&ticker=NFLX\.json: record 1 of 1 .*lacks ticker, cash_amount/);
+        return true;
+      });
+      assert.equal((await ingestJson(store, [NEWS], { kind: 'news' })).filesSkipped, 1);
+      assert.equal(await count(store, 'dividends'), 0);
+    });
+  });
+
   test('--kind loads records of that kind with fields beyond those it needs, kept in the body', async () => {
     await withStore(async (store, dir) => {
       // Neither article_url nor publisher: the kind cannot be told from the fields, --kind tells it.

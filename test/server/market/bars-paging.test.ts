@@ -176,7 +176,7 @@ describe('paging across DST changes', () => {
     store = await DuckDbStore.open(':memory:');
     for (const start of days) {
       await store.run(
-        `INSERT INTO bars SELECT 'DST', 'minute', $1 + m * 60000, 100 + m % 7, 101 + m % 7, 99, 100, 10, NULL, 1
+        `INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) SELECT 'DST', 'minute', $1 + m * 60000, 100 + m % 7, 101 + m % 7, 99, 100, 10, NULL, 1
            FROM range(3 * 1440) r(m) ORDER BY m`,
         [BigInt(start)],
       );

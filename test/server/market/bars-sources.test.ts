@@ -114,7 +114,7 @@ describe('queryBars passes bars stored at the base resolution through only when 
       ] as const) {
         for (const [i, time] of times.entries()) {
           await writer.run(
-            `INSERT INTO bars VALUES ($1, 'minute', $2, $3, $3 + 1, $3 - 1, $3 + 0.5, 100, NULL, 10)`,
+            `INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) VALUES ($1, 'minute', $2, $3, $3 + 1, $3 - 1, $3 + 0.5, 100, NULL, 10)`,
             [ticker, BigInt(at(time)), 10 + i],
           );
         }
@@ -160,7 +160,7 @@ describe('queryBars passes bars stored at the base resolution through only when 
       // Every minute from 04:00 to 08:00 UTC on 2023-11-05: New York's 01:00 to 02:00 happens twice.
       const start = Date.parse('2023-11-05T04:00:00Z');
       await writer.run(
-        `INSERT INTO bars SELECT 'FALL', 'minute', $1 + m * 60000, 100 + m, 101 + m, 99 + m, 100.5 + m, 10, NULL, 1
+        `INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) SELECT 'FALL', 'minute', $1 + m * 60000, 100 + m, 101 + m, 99 + m, 100.5 + m, 10, NULL, 1
            FROM range(240) r(m)`,
         [BigInt(start)],
       );

@@ -11,9 +11,10 @@ describe('caching server: rows ingested from files', () => {
     const seed = async (store: import('../../../src/server/store/duckdb-store.js').DuckDbStore) => {
       const t0 = Date.UTC(2013, 9, 7, 14);
       for (const i of [0, 1, 2]) {
-        await store.run("INSERT INTO bars VALUES ('SPY', 'minute', $1, 1, 2, 0.5, 1.5, 100, NULL, NULL)", [
-          t0 + i * 60_000,
-        ]);
+        await store.run(
+          "INSERT INTO bars (ticker, resolution, t, o, h, l, c, v, vw, n) VALUES ('SPY', 'minute', $1, 1, 2, 0.5, 1.5, 100, NULL, NULL)",
+          [t0 + i * 60_000],
+        );
       }
       await store.run("INSERT INTO splits VALUES ('SPY', '2001-01-02'::DATE, 1, 2)");
     };

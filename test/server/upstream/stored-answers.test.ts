@@ -16,8 +16,7 @@ import {
 /**
  * Answers stored as fetched, under their request: snapshots of many tickers, of an option chain and of
  * indices, universal snapshots, the v1 last forex quote and crypto trade, adjusted and crypto grouped
- * daily bars, indicators, ticker events, IPOs and related companies. Answered as stored until older
- * than the age allowed, and offline.
+ * daily bars and indicators. Answered as stored until older than the age allowed, and offline.
  */
 
 /** 2015-12-24 16:00 UTC, 11:00 in New York: the day of GOOG's full option chain. */
@@ -40,8 +39,6 @@ const RECORDED = [
   '/v1/indicators/sma/GOOG?timespan=day&window=5&limit=3',
   '/v1/indicators/macd/GOOG?timespan=day&limit=2&expand_underlying=true',
   '/v1/indicators/rsi/X:BTCUSD?timespan=day&window=14&limit=2',
-  '/vX/reference/tickers/QQQ/events',
-  '/vX/reference/ipos?limit=5',
 ];
 
 describe('caching server: answers stored as fetched', () => {

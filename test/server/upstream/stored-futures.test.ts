@@ -286,7 +286,7 @@ describe('caching server: futures', () => {
     });
   });
 
-  test("the service's dollar volume and transactions of a candle are stored and answered; its settlement price is not kept", async (t) => {
+  test("the service's dollar volume, transactions and settlement price of a session candle are stored and answered as given", async (t) => {
     const spec = `${referenceDir}openapi.json`;
     if (!hasShared(t, spec)) return;
     // The specification's example answer of session candles (GCJ5, 2025-02-04 and 05): the upstream
@@ -322,11 +322,10 @@ describe('caching server: futures', () => {
             const got = await get(cache.url, `${path}&sort=window_start.asc`);
             assert.equal(got.status, 200, got.text);
             assert.deepEqual(
-              got.body.results,
-              example.results.map(({ settlement_price: _, ...candle }: Record<string, number>) => ({
-                ...candle,
-                window_start: BigInt(candle.window_start as number),
-              })),
+              got.body.results.map((r: Record<string, unknown>) => Object.entries(r)),
+              example.results.map((candle: Record<string, number>) =>
+                Object.entries({ ...candle, window_start: BigInt(candle.window_start as number) }),
+              ),
             );
           }
           assert.equal(seen.length, 1, seen.join('\n'));
@@ -334,8 +333,9 @@ describe('caching server: futures', () => {
             seen[0] as string,
             /^\/futures\/v1\/aggs\/GCJ5\?resolution=1session&window_start\.gte=/,
           );
-          // The week holding them sums them (its other days fetched: none).
+          // The week holding them sums them (its other days fetched: none); a week has no settlement.
           const week = await get(cache.url, '/futures/v1/aggs/GCJ5?resolution=1week&window_start=2025-02-02');
+          assert.equal(week.body.results[0].settlement_price, undefined);
           const [a, b] = example.results;
           assert.equal(week.body.results[0].transactions, a.transactions + b.transactions);
           assert.equal(
@@ -377,6 +377,71 @@ describe('caching server: futures', () => {
             ['2013-10-07', '2013-10-08', 'files'],
           ],
         );
+      },
+    );
+  });
+
+  test("the service's futures fields Lean's files lack (settlement price, report sequence, channel, bid and ask times) are stored and answered back offline", async (t) => {
+    // The upstream gives them: written into its store after the Lean data is ingested.
+    const upstreamSeed = async (store: DuckDbStore) => {
+      await store.run(
+        "UPDATE bars SET settlement_price = round(c + 0.3, 1) WHERE ticker = 'GCZ3' AND resolution = 'day'",
+      );
+      await store.run(
+        "UPDATE trades SET report_sequence = sequence_number * 7 + 1, channel = 360 WHERE ticker = 'GCZ3'",
+      );
+      await store.run(
+        `UPDATE quotes SET report_sequence = sequence_number + 1000, channel = 361,
+          bid_timestamp = sip_timestamp - 1000, ask_timestamp = sip_timestamp - 2000 WHERE ticker = 'GCZ3'`,
+      );
+    };
+    const fields: [path: string, fields: RegExp][] = [
+      [
+        '/futures/v1/aggs/GCZ3?resolution=1session&window_start.gte=2013-09-01&window_start.lt=2013-10-12',
+        /"session_end_date":"[^"]+","settlement_price":\d+(\.\d+)?,"ticker"/,
+      ],
+      [
+        '/futures/v1/trades/GCZ3?session_end_date=2013-10-08&limit=50&sort=timestamp.asc',
+        /\{"channel":360,"price":[^,]+,"report_sequence":\d+,"sequence_number"/,
+      ],
+      [
+        '/futures/vX/quotes/GCZ3?session_end_date=2013-10-08&limit=50',
+        /"ask_timestamp":\d+,"bid_price":[^,]+,"bid_size":[^,]+,"bid_timestamp":\d+,"channel":361,"report_sequence":\d+,"sequence_number"/,
+      ],
+    ];
+    await withFuturesCachingServer(
+      t,
+      { upstreamSeed },
+      NOW,
+      async ({ server: upstream, proxy, cache, db }) => {
+        const want = new Map<string, string>();
+        for (const [path, pattern] of fields) {
+          const direct = await get(upstream.url, path);
+          assert.equal(direct.status, 200, direct.text);
+          assert.match(direct.text, pattern, `the upstream gives them: ${path}`);
+          want.set(path, normal(direct.text, upstream.url));
+          const got = await get(cache.url, path);
+          assert.equal(normal(got.text, cache.url), want.get(path), path);
+        }
+        const calls = proxy.seen.length;
+        await upstream.close();
+        await cache.close();
+        const offline = await startServer({
+          db,
+          port: 0,
+          upstream: { offline: true },
+          log: () => {},
+          now: NOW,
+        });
+        try {
+          for (const [path] of fields) {
+            const got = await get(offline.url, path);
+            assert.equal(normal(got.text, offline.url), want.get(path), `offline ${path}`);
+          }
+        } finally {
+          await offline.close();
+        }
+        assert.equal(proxy.seen.length, calls);
       },
     );
   });
