@@ -23,6 +23,7 @@ import {
   tickerEvents,
   tickerNews,
   tickers,
+  tickerTypes,
 } from '../../operations/reference.js';
 import {
   gainersAndLosers,
@@ -209,6 +210,8 @@ function recordNeeds(c: Context<AppEnv>, op: OperationSpec, kind: CoverageKind):
 
 /** A ticker's details as of today are stored as a record; as of another date they go upstream. */
 function detailsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  // The ticker types' path is a route of its own that the details' pattern matches too.
+  if (c.req.path === tickerTypes.path) return 'upstream';
   const req = parseRequest(tickerDetails, c);
   const ticker = req.values.get('ticker');
   if (typeof ticker !== 'string' || ticker === '' || req.values.get('date') !== undefined) return 'upstream';
