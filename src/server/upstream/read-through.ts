@@ -1,6 +1,6 @@
 import type { Context, Hono, Next } from 'hono';
 import { resolveClientOptions } from '../../core/client-options.js';
-import { isAPIError, isConnectionError } from '../../core/errors.js';
+import { isAPIError, isConnectionError, isDecodeError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 import { Transport } from '../../core/transport.js';
 import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
@@ -21,6 +21,7 @@ import {
 import { type Need, ROUTE_PLANS, type RoutePlan } from './route-plans.js';
 import { firstOpenDay } from './session-end.js';
 import { isNotStorable } from './store-listing.js';
+import { upstreamJson } from './upstream-json.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -268,7 +269,7 @@ export class ReadThrough {
     while (target !== undefined) {
       this.stats.upstreamRequests++;
       const res = await transport.get(target);
-      const body = parseJson(res.body) as Record<string, unknown>;
+      const body = upstreamJson(res);
       pages.push(body);
       target = typeof body.next_url === 'string' && body.next_url !== '' ? body.next_url : undefined;
       // An answer is stored as one page, its links kept as paths of this server's (see #stored).
@@ -302,7 +303,7 @@ export class ReadThrough {
     const transport = this.#transport as Transport;
     this.stats.upstreamRequests++;
     const res = await transport.get(`${url.pathname}${url.search}`);
-    const body = parseJson(res.body) as Record<string, unknown>;
+    const body = upstreamJson(res);
     if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${this.#localPath(body.next_url)}`;
     if (typeof body.request_id === 'string') body.request_id = c.get('requestId');
     return new Response(stringifyJson(body), {
@@ -387,6 +388,9 @@ function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
   } else if (isConnectionError(e)) {
     status = 502;
     message = `The upstream service could not be reached (${e.name}); nothing of this request was stored.`;
+  } else if (isDecodeError(e)) {
+    status = 502;
+    message = `${e.message}; nothing of this request was stored.`;
   } else return undefined;
   return new Response(stringifyJson(errorBody(status, id, message)), { status, headers });
 }
