@@ -145,9 +145,11 @@ function openCloseNeeds(c: Context<AppEnv>): Need[] {
   const req = parseRequest(openCloseOp, c);
   const ticker = req.values.get('ticker') as string;
   const { date } = req.values.get('date') as { date: string };
-  const needs: Need[] = [
-    { ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: { first: date, last: date } },
-  ];
+  const day = { first: date, last: date };
+  const needs: Need[] = [{ ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: day }];
+  // An index's history is mostly daily values: a day without minute bars is answered from its daily
+  // one, so the daily one is fetched too (minute bars, which cover the day, do not stand in for it).
+  if (ticker.startsWith('I:')) needs.push({ ticker, kind: 'bars:day', accepts: ['bars:day'], range: day });
   if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }

@@ -61,3 +61,22 @@ describe('caching server: records of other shapes through the chain', () => {
     });
   });
 });
+
+describe('caching server: an index open and close through the chain', () => {
+  test("a day of an index's values with no minute bars is answered from its daily value, as the upstream answers", async (t) => {
+    await withCachingServer(t, {}, async ({ server: upstream, proxy, cache }) => {
+      // VIX has daily values only; SPX has minute bars on 2021-01-04 as well.
+      for (const path of ['/v1/open-close/I:VIX/2020-03-16', '/v1/open-close/I:SPX/2021-01-04']) {
+        const want = await get(upstream.url, path);
+        assert.equal(want.status, 200, `${path} upstream: ${want.text}`);
+        const got = await get(cache.url, path);
+        assert.equal(got.status, 200, `${path}: ${got.text}`);
+        assert.equal(withoutOrigin(got.text, cache.url), withoutOrigin(want.text, upstream.url), path);
+        const calls = proxy.seen.length;
+        const again = await get(cache.url, path);
+        assert.equal(withoutOrigin(again.text, cache.url), withoutOrigin(want.text, upstream.url), path);
+        assert.equal(proxy.seen.length, calls, `${path} again: from the store`);
+      }
+    });
+  });
+});
