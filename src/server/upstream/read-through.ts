@@ -382,7 +382,9 @@ function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': id };
   if (isAPIError(e)) {
     status = e.status;
-    message = `The upstream service answered ${e.status}${e.apiMessage ? `: ${e.apiMessage}` : ''}; nothing of this request was stored.`;
+    // The service's sentence ends where this one goes on.
+    const said = e.apiMessage?.replace(/[.\s]+$/, '');
+    message = `The upstream service answered ${e.status}${said ? `: ${said}` : ''}; nothing of this request was stored.`;
     const retryAfter = e.headers['retry-after'];
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
   } else if (isConnectionError(e)) {

@@ -49,3 +49,20 @@ describe('caching server: an upstream answer that is not JSON', () => {
     });
   });
 });
+
+describe('caching server: an upstream error relayed', () => {
+  test("a 404 passed through keeps the service's status and message in one sentence", async (t) => {
+    await withCachingServer(t, {}, async ({ server: upstream, cache }) => {
+      const path = '/v1/related-companies/AAPL';
+      const want = await get(upstream.url, path);
+      assert.equal(want.status, 404, want.text);
+      const got = await get(cache.url, path);
+      assert.equal(got.status, 404, got.text);
+      assert.equal(got.body.status, 'NOT_FOUND');
+      assert.equal(
+        got.body.message,
+        `The upstream service answered 404: ${want.body.message.replace(/\.$/, '')}; nothing of this request was stored.`,
+      );
+    });
+  });
+});
