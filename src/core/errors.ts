@@ -202,6 +202,7 @@ export const isPermissionDeniedError = (e: unknown): e is PermissionDeniedError 
 export const isRateLimitError = (e: unknown): e is RateLimitError => hasName(e, ['RateLimitError']);
 export const isInternalServerError = (e: unknown): e is InternalServerError =>
   hasName(e, ['InternalServerError']);
+export const isDecodeError = (e: unknown): e is DecodeError => hasName(e, ['DecodeError']);
 export const isConnectionError = (e: unknown): e is APIConnectionError =>
   hasName(e, [
     'APIConnectionError',

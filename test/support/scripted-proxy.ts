@@ -1,14 +1,14 @@
 /**
  * An HTTP proxy on 127.0.0.1 in front of an upstream server, whose answer to each request a script
- * chooses: forward it, answer an error status (with `Retry-After` if given), or forward it and drop the
- * connection halfway through the body. It records every request (path and query, authorization), so a
+ * chooses: forward it, answer an error status (with `Retry-After` if given), forward it and drop the
+ * connection halfway through the body, or forward the first half of the body as a whole answer. It records every request (path and query, authorization), so a
  * test counts the calls an upstream receives.
  */
 import { Agent, createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What the proxy does with one request. */
-export type ProxyAction = 'forward' | 'drop-mid-body' | { status: number; retryAfter?: string };
+export type ProxyAction = 'forward' | 'drop-mid-body' | 'half-body' | { status: number; retryAfter?: string };
 
 /** One request the proxy received. */
 export interface ProxiedRequest {
@@ -89,11 +89,13 @@ export async function startScriptedProxy(
     }
     forward(req).then(
       (up) => {
-        res.writeHead(up.status, { 'content-type': up.type, 'content-length': String(up.body.length) });
+        // A well-framed answer whose body is cut: the first half, sent as if it were all.
+        const body = action === 'half-body' ? up.body.subarray(0, Math.floor(up.body.length / 2)) : up.body;
+        res.writeHead(up.status, { 'content-type': up.type, 'content-length': String(body.length) });
         if (action === 'drop-mid-body') {
           res.write(up.body.subarray(0, Math.floor(up.body.length / 2)));
           setTimeout(() => req.socket.destroy(), 10);
-        } else res.end(up.body);
+        } else res.end(body);
       },
       () => {
         res.writeHead(502, { 'content-type': 'application/json' });

@@ -79,7 +79,10 @@ const ticksOf =
       sort: 'timestamp',
       limit: String(PAGE_LIMIT.ticks),
     })}`;
-const tickMs = (r: Json) => Number(r.sip_timestamp) / 1e6;
+// Forex quotes and crypto ticks carry one timestamp, the participant's: the store keeps it as the SIP
+// time, as an ingest of their files does.
+const tickNs = (r: Json) => r.sip_timestamp ?? r.participant_timestamp;
+const tickMs = (r: Json) => Number(tickNs(r)) / 1e6;
 
 // Crypto ticks carry no sequence number: their order in the answer stands in for one.
 const trades: CachedKind = {
@@ -92,7 +95,7 @@ const trades: CachedKind = {
     time: 'sip_timestamp',
     timeMs: tickMs,
     line: (t, r, i) =>
-      `${t}\t${num(r.sip_timestamp)}\t${num(r.participant_timestamp)}\t${num(r.sequence_number) || i}\t${num(r.price)}\t${num(r.size)}\t${num(r.exchange)}\t${list(r.conditions)}\t${text(r.id)}\t${num(r.tape)}\t${num(r.correction)}\t${num(r.trf_id)}\t${num(r.trf_timestamp)}`,
+      `${t}\t${num(tickNs(r))}\t${num(r.participant_timestamp)}\t${num(r.sequence_number) || i}\t${num(r.price)}\t${num(r.size)}\t${num(r.exchange)}\t${list(r.conditions)}\t${text(r.id)}\t${num(r.tape)}\t${num(r.correction)}\t${num(r.trf_id)}\t${num(r.trf_timestamp)}`,
   }),
 };
 
@@ -106,7 +109,7 @@ const quotes: CachedKind = {
     time: 'sip_timestamp',
     timeMs: tickMs,
     line: (t, r, i) =>
-      `${t}\t${num(r.sip_timestamp)}\t${num(r.participant_timestamp)}\t${num(r.sequence_number) || i}\t${num(r.bid_price)}\t${num(r.bid_size)}\t${num(r.bid_exchange)}\t${num(r.ask_price)}\t${num(r.ask_size)}\t${num(r.ask_exchange)}\t${list(r.conditions)}\t${list(r.indicators)}\t${num(r.tape)}`,
+      `${t}\t${num(tickNs(r))}\t${num(r.participant_timestamp)}\t${num(r.sequence_number) || i}\t${num(r.bid_price)}\t${num(r.bid_size)}\t${num(r.bid_exchange)}\t${num(r.ask_price)}\t${num(r.ask_size)}\t${num(r.ask_exchange)}\t${list(r.conditions)}\t${list(r.indicators)}\t${num(r.tape)}`,
   }),
 };
 

@@ -1,6 +1,6 @@
 import type { Context, Hono, Next } from 'hono';
 import { resolveClientOptions } from '../../core/client-options.js';
-import { isAPIError, isConnectionError } from '../../core/errors.js';
+import { isAPIError, isConnectionError, isDecodeError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 import { Transport } from '../../core/transport.js';
 import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
@@ -22,6 +22,7 @@ import { type Need, ROUTE_PLANS, type RoutePlan } from './route-plans.js';
 import { firstOpenDay } from './session-end.js';
 import { isNotStorable } from './store-listing.js';
 import { snapshotRows, storeSnapshotRows } from './store-snapshots.js';
+import { upstreamJson } from './upstream-json.js';
 import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
@@ -304,7 +305,7 @@ export class ReadThrough {
         const transport = this.#transport as Transport;
         const fetchedAt = this.#now();
         this.stats.upstreamRequests++;
-        const body = parseJson((await transport.get(need.ticker)).body) as Record<string, unknown>;
+        const body = upstreamJson(await transport.get(need.ticker));
         for (const link of answerLinks(body)) link.set(this.#localPath(link.url));
         const kind = SNAPSHOTS.find((s) => s.name === need.kind) as (typeof SNAPSHOTS)[number];
         const rows = await this.#writing$(() =>
@@ -364,7 +365,7 @@ export class ReadThrough {
     while (target !== undefined) {
       this.stats.upstreamRequests++;
       const res = await transport.get(target);
-      const body = parseJson(res.body) as Record<string, unknown>;
+      const body = upstreamJson(res);
       pages.push(body);
       target = typeof body.next_url === 'string' && body.next_url !== '' ? body.next_url : undefined;
       // An answer is stored as one page, its links kept as paths of this server's (see #stored).
@@ -398,7 +399,7 @@ export class ReadThrough {
     const transport = this.#transport as Transport;
     this.stats.upstreamRequests++;
     const res = await transport.get(`${url.pathname}${url.search}`);
-    const body = parseJson(res.body) as Record<string, unknown>;
+    const body = upstreamJson(res);
     if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${this.#localPath(body.next_url)}`;
     if (typeof body.request_id === 'string') body.request_id = c.get('requestId');
     return new Response(stringifyJson(body), {
@@ -477,12 +478,17 @@ function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': id };
   if (isAPIError(e)) {
     status = e.status;
-    message = `The upstream service answered ${e.status}${e.apiMessage ? `: ${e.apiMessage}` : ''}; nothing of this request was stored.`;
+    // The service's sentence ends where this one goes on.
+    const said = e.apiMessage?.replace(/[.\s]+$/, '');
+    message = `The upstream service answered ${e.status}${said ? `: ${said}` : ''}; nothing of this request was stored.`;
     const retryAfter = e.headers['retry-after'];
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
   } else if (isConnectionError(e)) {
     status = 502;
     message = `The upstream service could not be reached (${e.name}); nothing of this request was stored.`;
+  } else if (isDecodeError(e)) {
+    status = 502;
+    message = `${e.message}; nothing of this request was stored.`;
   } else return undefined;
   return new Response(stringifyJson(errorBody(status, id, message)), { status, headers });
 }

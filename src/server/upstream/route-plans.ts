@@ -22,6 +22,7 @@ import {
   tickerEvents,
   tickerNews,
   tickers,
+  tickerTypes,
 } from '../../operations/reference.js';
 import { legacyTicks, quotesV3, tradesV3 } from '../../operations/trades-quotes.js';
 import type { AppEnv } from '../http.js';
@@ -148,9 +149,11 @@ function openCloseNeeds(c: Context<AppEnv>): Need[] {
   const req = parseRequest(openCloseOp, c);
   const ticker = req.values.get('ticker') as string;
   const { date } = req.values.get('date') as { date: string };
-  const needs: Need[] = [
-    { ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: { first: date, last: date } },
-  ];
+  const day = { first: date, last: date };
+  const needs: Need[] = [{ ticker, kind: 'bars:minute', accepts: BAR_SOURCES.minute, range: day }];
+  // An index's history is mostly daily values: a day without minute bars is answered from its daily
+  // one, so the daily one is fetched too (minute bars, which cover the day, do not stand in for it).
+  if (ticker.startsWith('I:')) needs.push({ ticker, kind: 'bars:day', accepts: ['bars:day'], range: day });
   if (!/^[A-Z]:/.test(ticker) && req.values.get('adjusted') !== false) {
     needs.push({ ticker, kind: 'splits', accepts: ['splits'], range: ALL_DAYS });
   }
@@ -213,6 +216,8 @@ function recordNeeds(c: Context<AppEnv>, op: OperationSpec, kind: CoverageKind):
 
 /** A ticker's details as of today are stored as a record; as of another date they go upstream. */
 function detailsNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
+  // The ticker types' path is a route of its own that the details' pattern matches too.
+  if (c.req.path === tickerTypes.path) return 'upstream';
   const req = parseRequest(tickerDetails, c);
   const ticker = req.values.get('ticker');
   if (typeof ticker !== 'string' || ticker === '' || req.values.get('date') !== undefined) return 'upstream';
