@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import util from 'node:util';
 import { SYNC_BARS } from '../../src/core/client.js';
 import {
   APIError,
@@ -11,7 +12,7 @@ import {
   ReadTimeout,
 } from '../../src/core/errors.js';
 import { SyncBridge, type SyncRawResponse } from '../../src/core/sync/bridge.js';
-import { textAnswer, transferListOf } from '../../src/core/sync/protocol.js';
+import { REQUEST_BYTES, textAnswer, transferListOf } from '../../src/core/sync/protocol.js';
 import type { HttpResponse } from '../../src/core/transport.js';
 import { startFaultServerThread } from '../support/fault-server.js';
 
@@ -188,6 +189,31 @@ describe('SyncBridge', () => {
     assert.equal(after.shared - before.shared, 1, 'the text came through shared memory');
     assert.equal(after.received - before.received, 3, 'only the three lines were messages');
     assert.equal(after.posted - before.posted, 1);
+  });
+
+  test('a request of plain JSON data is written to shared memory, any other is posted; both arrive as sent', () => {
+    const bridge = sample('requests');
+    const sent = (args: unknown[]) => {
+      const before = bridge.traffic();
+      const value = (bridge.call('echo', args) as { value: unknown }).value;
+      const after = bridge.traffic();
+      return { value, posted: after.posted - before.posted, written: after.written - before.written };
+    };
+    const plain = { a: [1, 'é€', { b: null, c: false }], n: -1.5e300 };
+    assert.deepEqual(sent([plain]), { value: plain, posted: 0, written: 1 });
+    for (const other of [
+      { d: new Date(0) },
+      { n: 2n ** 64n },
+      { u: undefined },
+      new Array<number>(2).fill(1, 1), // a hole first
+      -0,
+      Number.NaN,
+      'x'.repeat(REQUEST_BYTES),
+    ]) {
+      const { value, posted, written } = sent([other]);
+      assert.deepEqual({ posted, written }, { posted: 1, written: 0 }, `posted: ${String(other)}`);
+      assert.ok(Object.is(value, other) || util.isDeepStrictEqual(value, other), 'arrives as sent');
+    }
   });
 
   test('arguments that cannot be cloned are refused with a clear error', () => {

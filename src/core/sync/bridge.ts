@@ -7,7 +7,12 @@ import {
   encodeFunctions,
   type GrowableSharedBuffer,
   growableTextBuffer,
+  jsonExact,
   MESSAGE_COUNTER,
+  REQUEST_BYTES,
+  REQUEST_CALL,
+  REQUEST_COUNTER,
+  REQUEST_LENGTH,
   rebuildError,
   SIGNAL_SLOTS,
   type SyncTarget,
@@ -26,6 +31,8 @@ export type { SyncRawResponse, SyncTarget, TextAnswer } from './protocol.js';
 export interface BridgeTraffic {
   /** Messages the calling thread posted to the worker. */
   posted: number;
+  /** Requests the calling thread wrote to shared memory, without a message. */
+  written: number;
   /** Messages the calling thread received from the worker (answers, errors, callbacks). */
   received: number;
   /** Times the worker woke the calling thread (`Atomics.notify`). */
@@ -43,7 +50,9 @@ export interface BridgeTraffic {
  * `await instance[method](...args)`. Arguments and results cross the thread boundary by structured clone
  * (bigint and Date survive; class instances arrive as plain objects). A `Response` result arrives as a
  * `SyncRawResponse`, and a `TextAnswer` arrives as one, its text through shared memory when it fits (one
- * message posted and one wake-up a call, nothing cloned). Functions among the arguments (at any depth
+ * wake-up a call, nothing cloned). A call whose arguments are plain JSON data (strings, numbers, plain
+ * objects and arrays, no function) is written as JSON text into shared memory too, and the worker,
+ * waiting on it with `Atomics.waitAsync`, reads it without a message. Functions among the arguments (at any depth
  * of plain objects and arrays, like `logger` or `onProgress`) are run on the calling thread, while it
  * waits. Errors are rebuilt as the same mdq error class with every field, so `instanceof` and the
  * `isX()` guards work.
@@ -60,7 +69,8 @@ export class SyncBridge {
   readonly #port: MessagePort;
   readonly #signal: Int32Array;
   readonly #text: GrowableSharedBuffer;
-  readonly #traffic = { posted: 0, received: 0, shared: 0 };
+  readonly #requestBytes: Uint8Array;
+  readonly #traffic = { posted: 0, written: 0, received: 0, shared: 0 };
   readonly #callbacks = new Map<number, Function>();
   readonly #persistent: Set<number>;
   #nextId = 1;
@@ -73,6 +83,8 @@ export class SyncBridge {
     this.#signal = new Int32Array(shared);
     // Grown by the worker as answers need.
     this.#text = growableTextBuffer();
+    const request = new SharedArrayBuffer(REQUEST_BYTES);
+    this.#requestBytes = new Uint8Array(request);
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     const args = encodeFunctions(target.args, (fn) => this.#register(fn));
@@ -81,6 +93,7 @@ export class SyncBridge {
       port: port2 as unknown as SyncWorkerData['port'],
       signal: shared,
       text: this.#text,
+      request,
       target: { module: target.module, exportName: target.exportName, args },
     };
     this.#worker = new Worker(workerEntry(), { eval: true, workerData, transferList: [port2] });
@@ -105,8 +118,7 @@ export class SyncBridge {
     { keepCallbacks = false }: { keepCallbacks?: boolean } = {},
   ): unknown {
     if (this.#closed) throw new MdqError(`Cannot call ${method}: the client is closed`);
-    // The stack is captured now but only formatted if the call fails.
-    return this.#request(method, args, new Error(), keepCallbacks);
+    return this.#request(method, args, true, keepCallbacks);
   }
 
   /** What has crossed between the threads so far: counts that tests compare before and after a call. */
@@ -120,22 +132,25 @@ export class SyncBridge {
     this.#closed = true;
     try {
       // A worker that already exited has nothing left to close.
-      if (Atomics.load(this.#signal, EXITED_FLAG) !== 1) this.#request(null, [], undefined);
+      if (Atomics.load(this.#signal, EXITED_FLAG) !== 1) this.#request(null, [], false);
     } finally {
       void this.#worker.terminate();
       this.#port.close();
     }
   }
 
-  #request(method: string | null, args: unknown[], caller: Error | undefined, keep = false): unknown {
+  /** With `fromCaller`, an error thrown carries the stack of the code that called `call`. */
+  #request(method: string | null, args: unknown[], fromCaller: boolean, keep = false): unknown {
     const id = this.#nextId++;
     const before = this.#nextCallback;
     const request: CallRequest = { id, method, args: encodeFunctions(args, (fn) => this.#register(fn)) };
     if (keep)
       for (let callback = before; callback < this.#nextCallback; callback++) this.#persistent.add(callback);
     try {
-      this.#port.postMessage(request);
-      this.#traffic.posted++;
+      if (method === null || this.#nextCallback !== before || !this.#write(request)) {
+        this.#port.postMessage(request);
+        this.#traffic.posted++;
+      }
     } catch (error) {
       this.#forgetCallbacks(before);
       throw new MdqError(
@@ -144,10 +159,30 @@ export class SyncBridge {
       );
     }
     try {
-      return this.#await(id, caller);
+      return this.#await(id, fromCaller);
     } finally {
       this.#forgetCallbacks(before);
     }
+  }
+
+  /**
+   * Writes a request of plain JSON data into the shared request buffer and wakes the worker. False when
+   * it is not such data, does not fit, or the worker has not yet read the one before (a call made from a
+   * callback while another waits): it is posted instead.
+   */
+  #write(request: CallRequest): boolean {
+    const signal = this.#signal;
+    if (Atomics.load(signal, REQUEST_CALL) !== 0 || !jsonExact(request.args)) return false;
+    const text = JSON.stringify(request);
+    if (text.length > REQUEST_BYTES) return false;
+    const { read, written } = encoder.encodeInto(text, this.#requestBytes);
+    if (read !== text.length) return false;
+    Atomics.store(signal, REQUEST_LENGTH, written);
+    Atomics.store(signal, REQUEST_CALL, request.id);
+    Atomics.add(signal, REQUEST_COUNTER, 1);
+    Atomics.notify(signal, REQUEST_COUNTER);
+    this.#traffic.written++;
+    return true;
   }
 
   /**
@@ -155,7 +190,7 @@ export class SyncBridge {
    * answer in shared memory is taken before the port is read: every message the worker posted before it
    * (callbacks) is then on the port, and runs before the call returns.
    */
-  #await(id: number, caller: Error | undefined): unknown {
+  #await(id: number, fromCaller: boolean): unknown {
     const signal = this.#signal;
     for (;;) {
       const seen = Atomics.load(signal, MESSAGE_COUNTER);
@@ -171,7 +206,7 @@ export class SyncBridge {
           this.#runCallback(message.callback, message.args);
         } else if (message.id === id) {
           if (message.ok) return message.value;
-          throw rebuildError(message.error, caller?.stack);
+          throw rebuildError(message.error, fromCaller ? callerStack() : undefined);
         }
       }
       if (shared) return shared;
@@ -211,6 +246,18 @@ export class SyncBridge {
       // A callback (e.g. a logger) that throws must not break the call it reports on.
     }
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The stack of the code that called `SyncBridge.call`, taken when a call fails: `call` is still on the
+ * stack then (the thread was blocked in it), so nothing is captured for the calls that succeed.
+ */
+function callerStack(): string | undefined {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, SyncBridge.prototype.call);
+  return holder.stack;
 }
 
 /** How to start the worker: the built `sync-worker` entry beside this chunk, or the TypeScript source. */

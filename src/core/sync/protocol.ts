@@ -22,6 +22,8 @@ export interface SyncWorkerData {
   signal: SharedArrayBuffer;
   /** The bytes of a {@link TextAnswer}, as UTF-8. */
   text: GrowableSharedBuffer;
+  /** A {@link CallRequest} as JSON text in UTF-8, when it is {@link jsonExact} and fits. */
+  request: SharedArrayBuffer;
   target: SyncTarget;
 }
 
@@ -66,8 +68,16 @@ export const TEXT_CALL = 2;
 export const TEXT_LENGTH = 3;
 /** Index of the text answer's tag. */
 export const TEXT_TAG = 4;
+/** Index of the counter the calling thread bumps, and notifies, for each request it writes to shared memory. */
+export const REQUEST_COUNTER = 5;
+/** Index of the id of the call whose request the shared request buffer holds; 0 once the worker read it. */
+export const REQUEST_CALL = 6;
+/** Index of the request's length in bytes. */
+export const REQUEST_LENGTH = 7;
 /** Slots of the shared signal array. */
-export const SIGNAL_SLOTS = 5;
+export const SIGNAL_SLOTS = 8;
+/** Size of the shared request buffer: a longer request is posted. */
+export const REQUEST_BYTES = 4096;
 /** The shared text buffer's first size, and the largest it grows to; a longer answer is posted. */
 export const TEXT_BYTES = { initial: 64 * 1024, max: 64 * 1024 * 1024 } as const;
 
@@ -130,6 +140,36 @@ export function encodeFunctions(args: unknown[], register: (fn: Function) => num
     );
   };
   return args.map((arg) => encode(arg, 0));
+}
+
+/**
+ * Whether `value` comes back from `JSON.parse(JSON.stringify(value))` equal to what a structured clone
+ * gives: strings, finite numbers (not -0), booleans and null, in arrays without holes and plain
+ * objects, no deeper than {@link MAX_DEPTH}. Such a request can travel as JSON text.
+ */
+export function jsonExact(value: unknown, depth = 0): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (depth > MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++)
+          if (!(i in value) || !jsonExact(value[i], depth + 1)) return false;
+        return true;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const key in value)
+        if (!jsonExact((value as Record<string, unknown>)[key], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** Deeper than this, containers are not searched for functions (and cyclic ones end). */

@@ -1,6 +1,7 @@
 /**
  * Entry of a `SyncBridge` worker thread (built as `dist/sync-worker.{js,cjs}`): constructs the target
- * instance once, answers each call (a text answer through the shared text buffer when it can, anything
+ * instance once, takes each call from the port or, written as JSON, from the shared request buffer,
+ * answers it (a text answer through the shared text buffer when it can, anything
  * else on the port), and bumps the shared counter after every answer or message so the blocked calling
  * thread wakes up.
  */
@@ -11,6 +12,9 @@ import {
   EXITED_FLAG,
   isTextAnswer,
   MESSAGE_COUNTER,
+  REQUEST_CALL,
+  REQUEST_COUNTER,
+  REQUEST_LENGTH,
   type SyncRawResponse,
   type SyncWorkerData,
   serializeError,
@@ -30,6 +34,16 @@ const textBuffer = data.text;
 /** Tracks the buffer's length as it grows. */
 const textBytes = new Uint8Array(textBuffer);
 const encoder = new TextEncoder();
+/** `Atomics.waitAsync` (ES2024; Node 20 has it, the TypeScript lib in use does not yet). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      array: Int32Array,
+      index: number,
+      value: number,
+    ): { async: false; value: string } | { async: true; value: Promise<string> };
+  }
+).waitAsync;
 let current: number | undefined;
 
 function wake(): void {
@@ -110,7 +124,30 @@ const instance = construct();
 // A construction failure is reported to each call; it must not also crash the thread.
 instance.catch(() => {});
 
-port.on('message', async (request: CallRequest) => {
+port.on('message', handle);
+void readSharedRequests();
+
+/**
+ * Takes the requests the calling thread writes to the shared request buffer, each as it is notified:
+ * `Atomics.waitAsync` resolves on this thread's event loop, without a message or a clone. The port's
+ * listener keeps the thread alive; once the port closes, this wait holds nothing open.
+ */
+async function readSharedRequests(): Promise<void> {
+  const bytes = new Uint8Array(data.request);
+  // From 0, not the counter's present value: a request written before this thread started is taken at once.
+  let seen = 0;
+  for (;;) {
+    const wait = waitAsync(signal, REQUEST_COUNTER, seen);
+    if (wait.async) await wait.value;
+    seen = Atomics.load(signal, REQUEST_COUNTER);
+    if (Atomics.load(signal, REQUEST_CALL) === 0) continue;
+    const text = Buffer.from(bytes.buffer, 0, Atomics.load(signal, REQUEST_LENGTH)).toString('utf8');
+    Atomics.store(signal, REQUEST_CALL, 0);
+    void handle(JSON.parse(text) as CallRequest);
+  }
+}
+
+async function handle(request: CallRequest): Promise<void> {
   current = request.id;
   try {
     if (request.method === null) {
@@ -132,7 +169,7 @@ port.on('message', async (request: CallRequest) => {
   } finally {
     current = undefined;
   }
-});
+}
 
 // Anything escaping the instance's promises must still answer the blocked caller, never leave it waiting.
 const failCurrent = (error: unknown): void => {
