@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import util from 'node:util';
 import { SYNC_BARS } from '../../src/core/client.js';
@@ -69,6 +70,18 @@ describe('SyncBridge', () => {
     assert.equal(Buffer.from(result.bytes).toString(), 'kept');
     // A transferred buffer is detached where it came from: the worker's own array is empty now.
     assert.deepEqual(bridge.call('lastColumnsBytes', []), { t: 0, bytes: 4 });
+  });
+
+  test('a call made from a callback of another call returns, and so does the other, whichever answers first', () => {
+    // In a process of its own: a lost answer would block its thread for good, not fail the test.
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', new URL('../support/nested-sync-call.ts', import.meta.url).pathname],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    assert.equal(run.signal, null, `the nested calls never returned: ${run.stderr}`);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout.trim()), { outer: 3, inner: 1 });
   });
 
   test('really blocks: a timer scheduled before a slow call has not fired when it returns', () => {

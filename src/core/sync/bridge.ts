@@ -72,6 +72,11 @@ export class SyncBridge {
   readonly #requestBytes: Uint8Array;
   readonly #traffic = { posted: 0, written: 0, received: 0, shared: 0 };
   readonly #callbacks = new Map<number, Function>();
+  /**
+   * Answers that arrived while a later call waited (one made from a callback of theirs): kept for the
+   * call they answer, which takes them once the later call returns.
+   */
+  readonly #early = new Map<number, CallAnswer>();
   readonly #persistent: Set<number>;
   #nextId = 1;
   #nextCallback = 1;
@@ -193,6 +198,12 @@ export class SyncBridge {
   #await(id: number, fromCaller: boolean): unknown {
     const signal = this.#signal;
     for (;;) {
+      // A callback run below may have made a call whose wait took this call's answer.
+      const early = this.#early.get(id);
+      if (early) {
+        this.#early.delete(id);
+        return this.#answer(early, fromCaller);
+      }
       const seen = Atomics.load(signal, MESSAGE_COUNTER);
       const shared = Atomics.load(signal, TEXT_CALL) === id ? this.#takeText() : undefined;
       for (
@@ -205,8 +216,9 @@ export class SyncBridge {
         if ('callback' in message) {
           this.#runCallback(message.callback, message.args);
         } else if (message.id === id) {
-          if (message.ok) return message.value;
-          throw rebuildError(message.error, fromCaller ? callerStack() : undefined);
+          return this.#answer(message, fromCaller);
+        } else {
+          this.#early.set(message.id, message);
         }
       }
       if (shared) return shared;
@@ -215,6 +227,12 @@ export class SyncBridge {
       }
       Atomics.wait(signal, MESSAGE_COUNTER, seen);
     }
+  }
+
+  /** The value of an answer, or its error rebuilt (with the caller's stack for `fromCaller`). */
+  #answer(message: CallAnswer, fromCaller: boolean): unknown {
+    if (message.ok) return message.value;
+    throw rebuildError(message.error, fromCaller ? callerStack() : undefined);
   }
 
   /** Decodes the text answer in the shared buffer and frees the buffer for the next one. */
@@ -247,6 +265,9 @@ export class SyncBridge {
     }
   }
 }
+
+/** A message answering a call (not a callback's). */
+type CallAnswer = Exclude<WorkerMessage, { callback: number }>;
 
 const encoder = new TextEncoder();
 
