@@ -335,7 +335,7 @@ export class ReadThrough {
       const days =
         kind.span === 'whole' ? '' : ` for ${missing.map((r) => `${r.first}..${r.last}`).join(', ')}`;
       throw notFound(
-        `Not stored: ${kind.label} of ${need.ticker}${days}; this server is offline and fetches nothing upstream.`,
+        `Not stored: ${kind.label} ${need.ticker === '' ? 'with no filters' : `of ${need.ticker}`}${days}; this server is offline and fetches nothing upstream.`,
       );
     }
     for (const gap of missing) await this.#fetch(need.ticker, kind, gap, need.settlesAt);

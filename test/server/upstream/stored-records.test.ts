@@ -290,6 +290,32 @@ describe('caching server: reference records', () => {
     });
   });
 
+  test('offline, a listing never stored is a 404 that names its filters, or says it has none', async () => {
+    await withStoreFile(async (db) => {
+      const offline = await startServer({
+        db,
+        port: 0,
+        log: () => {},
+        now: NOW,
+        upstream: { offline: true },
+      });
+      try {
+        for (const [path, named] of [
+          ['/vX/reference/ipos', 'IPOs listing with no filters'],
+          ['/vX/reference/ipos?ipo_status=pending', 'IPOs listing of ipo_status=pending'],
+        ] as const) {
+          const res = await fetch(`${offline.url}${path}`);
+          const body = (await res.json()) as { status: string; message: string };
+          assert.equal(res.status, 404, path);
+          assert.equal(body.status, 'NOT_FOUND', path);
+          assert.ok(body.message.includes(`Not stored: ${named};`), `${path}: ${body.message}`);
+        }
+      } finally {
+        await offline.close();
+      }
+    });
+  });
+
   test("a company's events asked by an earlier symbol are stored under it and answered offline", async (t) => {
     await withCachingServer(
       t,
