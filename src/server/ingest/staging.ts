@@ -149,7 +149,7 @@ const BULK_COLUMNS = {
 } as const;
 
 /**
- * Columns the service's answers fill and no file does (futures fields, see migration 8), after a bulk
+ * Columns the service's answers fill and no file does (futures fields, see migration 9), after a bulk
  * table's own: a staged line may end before them, which leaves them NULL.
  */
 const ANSWER_COLUMNS: Partial<Record<keyof typeof BULK_COLUMNS, readonly (readonly [string, string])[]>> = {

@@ -110,7 +110,7 @@ const ticksOf =
 const tickMs = (r: Json) => nsToMs(r.timestamp);
 
 // The service's report sequence, channel and a quote's bid and ask times go to the tick tables' last
-// columns (see migration 8).
+// columns (see migration 9).
 const trades: CachedKind = {
   name: 'futures:trades',
   label: 'futures trades',
