@@ -54,6 +54,30 @@ export async function withUpstream(
   }
 }
 
+/**
+ * Runs `fn` with a server over the store file `db` that never calls upstream (`--offline`), closed
+ * afterwards.
+ * @param now - Its clock (ms), for routes that depend on today.
+ */
+export async function withOfflineServer(
+  db: string,
+  now: number | undefined,
+  fn: (offline: RunningServer) => Promise<void>,
+): Promise<void> {
+  const offline = await startServer({
+    db,
+    port: 0,
+    upstream: { offline: true },
+    log: () => {},
+    ...(now !== undefined && { now }),
+  });
+  try {
+    await fn(offline);
+  } finally {
+    await offline.close();
+  }
+}
+
 /** A caching server over loopback HTTP on an empty store file. */
 export interface CachingServer extends Upstream {
   cache: RunningServer;

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
-import { allPages, get, withCachingServer, withoutOrigin } from '../../support/upstream-rig.js';
+import {
+  allPages,
+  get,
+  withCachingServer,
+  withOfflineServer,
+  withoutOrigin,
+} from '../../support/upstream-rig.js';
 
 /**
  * A caching server in front of another `mdq serve` answers what the upstream answers, page for page,
@@ -40,13 +46,10 @@ describe('caching server: records of other shapes through the chain', () => {
       assert.equal(proxy.seen.length, calls, 'from the store');
       await cache.close();
 
-      const offline = await startServer({ db, port: 0, upstream: { offline: true }, log: () => {} });
-      try {
+      await withOfflineServer(db, undefined, async (offline) => {
         const stored = (await allPages(offline.url, path)).map((p) => masked(p.text, offline.url));
         assert.deepEqual(stored, want, 'offline');
-      } finally {
-        await offline.close();
-      }
+      });
     });
   });
 

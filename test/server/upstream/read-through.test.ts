@@ -3,7 +3,13 @@ import { describe, test } from 'node:test';
 import { startServer } from '../../../src/server/index.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus } from '../../../src/server/upstream/cache-admin.js';
-import { type Answer, allPages, get, withCachingServer } from '../../support/upstream-rig.js';
+import {
+  type Answer,
+  allPages,
+  get,
+  withCachingServer,
+  withOfflineServer,
+} from '../../support/upstream-rig.js';
 
 /**
  * The caching server (`startServer({ upstream })`) over real loopback HTTP: a server over the Lean test
@@ -148,8 +154,7 @@ describe('caching server (startServer upstream)', () => {
         await cache.close();
 
         // The same file, offline: what is stored answers; what is not is a 404 naming it.
-        const offline = await startServer({ db, port: 0, upstream: { offline: true }, log: () => {} });
-        try {
+        await withOfflineServer(db, undefined, async (offline) => {
           for (const path of RECORDED) {
             const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
             assert.deepEqual(again, first.get(path), `offline ${path}`);
@@ -165,9 +170,7 @@ describe('caching server (startServer upstream)', () => {
           assert.equal(noTicks.status, 404);
           assert.match(noTicks.body.message, /trades of SPY for 2013-10-07\.\.2013-10-07/);
           assert.equal(proxy.seen.length, calls);
-        } finally {
-          await offline.close();
-        }
+        });
       } finally {
         await truth.close();
       }

@@ -10,6 +10,7 @@ import {
   get,
   withCachingApp,
   withCachingServer,
+  withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
 
@@ -77,21 +78,12 @@ describe('caching server: answers stored as fetched', () => {
           assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
           await cache.close();
 
-          const offline = await startServer({
-            db,
-            port: 0,
-            upstream: { offline: true },
-            log: () => {},
-            now: NOW,
-          });
-          try {
+          await withOfflineServer(db, NOW, async (offline) => {
             for (const path of RECORDED) {
               const again = (await allPages(offline.url, path, 3)).map((p) => normal(p.text, offline.url));
               assert.deepEqual(again, first.get(path), `offline ${path}`);
             }
-          } finally {
-            await offline.close();
-          }
+          });
           assert.equal(proxy.seen.length, calls);
         } finally {
           await truth.close();

@@ -13,7 +13,14 @@ import { futuresRoot, withFuturesCachingServer } from '../../support/futures-ups
 import type { ProxyAction } from '../../support/scripted-proxy.js';
 import { hasShared, referenceDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
-import { type Answer, allPages, countRows, get, withoutOrigin } from '../../support/upstream-rig.js';
+import {
+  type Answer,
+  allPages,
+  countRows,
+  get,
+  withOfflineServer,
+  withoutOrigin,
+} from '../../support/upstream-rig.js';
 
 /**
  * Futures through the caching server: candles, trades and quotes stored as data (other resolutions,
@@ -162,14 +169,7 @@ describe('caching server: futures', () => {
       await cache.close();
 
       // The same file, offline: what is stored answers; what is not is a 404 naming it.
-      const offline = await startServer({
-        db,
-        port: 0,
-        upstream: { offline: true },
-        log: () => {},
-        now: NOW,
-      });
-      try {
+      await withOfflineServer(db, NOW, async (offline) => {
         for (const path of RECORDED) {
           const again = (await allPages(offline.url, path, 5)).map((p) => normal(p.text, offline.url));
           assert.deepEqual(again, first.get(path), `offline ${path}`);
@@ -195,9 +195,7 @@ describe('caching server: futures', () => {
         const noTrades = await get(offline.url, '/futures/v1/trades/GCZ3?session_end_date=2013-10-09');
         assert.equal(noTrades.status, 404, noTrades.text);
         assert.match(noTrades.body.message, /futures trades of GCZ3 for 2013-10-09\.\.2013-10-09/);
-      } finally {
-        await offline.close();
-      }
+      });
       assert.equal(proxy.seen.length, calls);
     });
   });
@@ -426,21 +424,12 @@ describe('caching server: futures', () => {
         const calls = proxy.seen.length;
         await upstream.close();
         await cache.close();
-        const offline = await startServer({
-          db,
-          port: 0,
-          upstream: { offline: true },
-          log: () => {},
-          now: NOW,
-        });
-        try {
+        await withOfflineServer(db, NOW, async (offline) => {
           for (const [path] of fields) {
             const got = await get(offline.url, path);
             assert.equal(normal(got.text, offline.url), want.get(path), `offline ${path}`);
           }
-        } finally {
-          await offline.close();
-        }
+        });
         assert.equal(proxy.seen.length, calls);
       },
     );

@@ -10,6 +10,7 @@ import {
   get,
   withCachingApp,
   withCachingServer,
+  withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
 
@@ -102,14 +103,7 @@ describe('caching server: reference listings', () => {
           assert.equal(proxy.seen.length, 4);
           await cache.close();
 
-          const offline = await startServer({
-            db,
-            port: 0,
-            upstream: { offline: true },
-            log: () => {},
-            now: NOW,
-          });
-          try {
+          await withOfflineServer(db, NOW, async (offline) => {
             for (const path of RECORDED) {
               const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
               assert.deepEqual(again, first.get(path), `offline ${path}`);
@@ -122,9 +116,7 @@ describe('caching server: reference listings', () => {
               /tickers listing of active=true&market=indices; this server is offline/,
             );
             assert.equal(proxy.seen.length, 4);
-          } finally {
-            await offline.close();
-          }
+          });
         } finally {
           await truth.close();
         }

@@ -16,6 +16,7 @@ import {
   countRows,
   get,
   withCachingServer,
+  withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
 
@@ -292,14 +293,7 @@ describe('caching server: reference records', () => {
 
   test('offline, a listing never stored is a 404 that names its filters, or says it has none', async () => {
     await withStoreFile(async (db) => {
-      const offline = await startServer({
-        db,
-        port: 0,
-        log: () => {},
-        now: NOW,
-        upstream: { offline: true },
-      });
-      try {
+      await withOfflineServer(db, NOW, async (offline) => {
         for (const [path, named] of [
           ['/vX/reference/ipos', 'IPOs listing with no filters'],
           ['/vX/reference/ipos?ipo_status=pending', 'IPOs listing of ipo_status=pending'],
@@ -310,9 +304,7 @@ describe('caching server: reference records', () => {
           assert.equal(body.status, 'NOT_FOUND', path);
           assert.ok(body.message.includes(`Not stored: ${named};`), `${path}: ${body.message}`);
         }
-      } finally {
-        await offline.close();
-      }
+      });
     });
   });
 
@@ -339,21 +331,12 @@ describe('caching server: reference records', () => {
           ['/vX/reference/tickers/NB/events', '/vX/reference/tickers/QQQ/events'],
         );
         await cache.close();
-        const offline = await startServer({
-          db,
-          port: 0,
-          upstream: { offline: true },
-          log: () => {},
-          now: NOW,
-        });
-        try {
+        await withOfflineServer(db, NOW, async (offline) => {
           for (const path of paths) {
             const got = await get(offline.url, path);
             assert.equal(normal(got.text, offline.url), want.get(path), `offline ${path}`);
           }
-        } finally {
-          await offline.close();
-        }
+        });
       },
       NOW,
     );

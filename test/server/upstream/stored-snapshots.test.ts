@@ -14,6 +14,7 @@ import {
   get,
   withCachingApp,
   withCachingServer,
+  withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
 
@@ -101,14 +102,7 @@ describe('caching server: snapshots stored as rows', () => {
           for (const path of OTHER_ANSWERS) await same(cache.url, path);
           await cache.close();
 
-          const offline = await startServer({
-            db,
-            port: 0,
-            upstream: { offline: true },
-            log: () => {},
-            now: NOW,
-          });
-          try {
+          await withOfflineServer(db, NOW, async (offline) => {
             for (const path of narrower) await same(offline.url, path);
             const missing = await get(
               offline.url,
@@ -117,9 +111,7 @@ describe('caching server: snapshots stored as rows', () => {
             assert.equal(missing.status, 404, missing.text);
             assert.equal(missing.body.status, 'NOT_FOUND');
             assert.match(missing.body.message, /stocks snapshot of ZZZQ;.*offline/);
-          } finally {
-            await offline.close();
-          }
+          });
 
           // No upstream at all: the store answers what was recorded (it holds no bars to compute from).
           const plain = await startServer({ db, port: 0, log: () => {}, now: NOW });
