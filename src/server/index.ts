@@ -36,6 +36,7 @@ export {
   DEFAULT_UPSTREAM_URL,
   parseRate,
   UPSTREAM_MAX_AGE_SECONDS,
+  UPSTREAM_TOTAL_TIMEOUT,
   type UpstreamOptions,
 } from './upstream/upstream-options.js';
 

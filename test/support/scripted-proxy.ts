@@ -1,20 +1,28 @@
 /**
  * An HTTP proxy on 127.0.0.1 in front of an upstream server, whose answer to each request a script
  * chooses: forward it, answer an error status (with `Retry-After` if given), forward it and drop the
- * connection halfway through the body, or forward the first half of the body as a whole answer. It records every request (path and query, authorization), so a
- * test counts the calls an upstream receives.
+ * connection halfway through the body, forward the first half of the body as a whole answer, or
+ * forward it a byte at a time (`trickle`, a byte every 50 ms). It records every request (path and
+ * query, authorization, when its connection closed), so a test counts the calls an upstream receives.
  */
 import { Agent, createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** What the proxy does with one request. */
-export type ProxyAction = 'forward' | 'drop-mid-body' | 'half-body' | { status: number; retryAfter?: string };
+export type ProxyAction =
+  | 'forward'
+  | 'drop-mid-body'
+  | 'half-body'
+  | 'trickle'
+  | { status: number; retryAfter?: string };
 
 /** One request the proxy received. */
 export interface ProxiedRequest {
   /** Path and query. */
   url: string;
   authorization: string | undefined;
+  /** Settles when the connection the request came on closes (kept-alive ones stay open). */
+  closed: Promise<void>;
 }
 
 /** A running proxy. */
@@ -71,7 +79,11 @@ export async function startScriptedProxy(
     inFlight++;
     (proxy as { maxInFlight: number }).maxInFlight = Math.max(proxy.maxInFlight, inFlight);
     res.once('close', () => inFlight--);
-    const seen: ProxiedRequest = { url: req.url ?? '', authorization: req.headers.authorization };
+    const closed = new Promise<void>((resolve) => {
+      if (req.socket.destroyed) resolve();
+      else req.socket.once('close', () => resolve());
+    });
+    const seen: ProxiedRequest = { url: req.url ?? '', authorization: req.headers.authorization, closed };
     proxy.seen.push(seen);
     const action = proxy.script(seen, proxy.seen.length - 1);
     if (typeof action === 'object') {
@@ -95,6 +107,16 @@ export async function startScriptedProxy(
         if (action === 'drop-mid-body') {
           res.write(up.body.subarray(0, Math.floor(up.body.length / 2)));
           setTimeout(() => req.socket.destroy(), 10);
+        } else if (action === 'trickle') {
+          // Never idle for long, never done soon: only a deadline on the whole answer ends it.
+          let sent = 0;
+          const timer = setInterval(() => {
+            if (sent === body.length) {
+              clearInterval(timer);
+              res.end();
+            } else res.write(body.subarray(sent, ++sent));
+          }, 50);
+          res.once('close', () => clearInterval(timer));
         } else res.end(body);
       },
       () => {

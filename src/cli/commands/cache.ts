@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defaultDbPath } from '../../server/store/default-db-path.js';
-import { DEFAULT_UPSTREAM_URL } from '../../server/upstream/upstream-options.js';
+import { DEFAULT_UPSTREAM_URL, UPSTREAM_TOTAL_TIMEOUT } from '../../server/upstream/upstream-options.js';
 import type { CommandDef, OptionDef } from '../command.js';
 import type { CliContext } from '../context.js';
 import { openWritableStore } from '../open-writable-store.js';
@@ -122,6 +122,12 @@ export const cacheCommands: CommandDef[] = [
         type: 'N/s|N/min|N/hour',
         default: 'unlimited',
         doc: 'Upstream requests allowed per window; more wait their turn.',
+      },
+      {
+        name: 'upstream-timeout',
+        type: 'seconds',
+        default: String(UPSTREAM_TOTAL_TIMEOUT),
+        doc: 'Time one upstream attempt may take, headers and whole body; past it the attempt is retried.',
       },
     ],
     async run(ctx, input) {

@@ -5,6 +5,7 @@ import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
   UPSTREAM_MAX_AGE_SECONDS,
+  UPSTREAM_TOTAL_TIMEOUT,
   type UpstreamOptions,
 } from '../../server/upstream/upstream-options.js';
 import { type CommandDef, type CommandInput, flagOption, intOption } from '../command.js';
@@ -12,7 +13,7 @@ import { UsageError } from '../usage-error.js';
 
 /**
  * The upstream options of `mdq serve` (and `mdq cache refresh`): `--upstream[=URL]` or `--upstream URL`,
- * `--upstream-key`, `--upstream-rate`, `--upstream-max-age`, `--offline`. Undefined when neither
+ * `--upstream-key`, `--upstream-rate`, `--upstream-max-age`, `--upstream-timeout`, `--offline`. Undefined when neither
  * `--upstream` nor `--offline` is given.
  */
 export function upstreamOption(
@@ -42,6 +43,12 @@ export function upstreamOption(
   if (age !== undefined && !/^\d+(\.\d+)?$/.test(age)) {
     throw new UsageError(`Invalid --upstream-max-age: ${JSON.stringify(age)}; expected seconds ≥ 0`);
   }
+  const timeout = input.options.get('upstream-timeout');
+  if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && Number(timeout) > 0)) {
+    throw new UsageError(
+      `Invalid --upstream-timeout: ${JSON.stringify(timeout)}; expected seconds > 0 (default ${UPSTREAM_TOTAL_TIMEOUT})`,
+    );
+  }
   if (rate !== undefined) {
     try {
       parseRate(rate, '--upstream-rate');
@@ -56,6 +63,7 @@ export function upstreamOption(
     ...(key !== undefined && key !== '' && { apiKey: key }),
     ...(rate !== undefined && { rate }),
     ...(age !== undefined && { maxAgeSeconds: Number(age) }),
+    ...(timeout !== undefined && { totalTimeout: Number(timeout) }),
   };
 }
 
@@ -170,6 +178,12 @@ export const serveCommand: CommandDef = {
       type: 'seconds',
       default: String(UPSTREAM_MAX_AGE_SECONDS),
       doc: 'Age after which data that can still change (current session, reference records, snapshots, last trade and quote) is fetched again.',
+    },
+    {
+      name: 'upstream-timeout',
+      type: 'seconds',
+      default: String(UPSTREAM_TOTAL_TIMEOUT),
+      doc: 'Time one upstream attempt may take, headers and whole body; past it the attempt is retried, then answered 504.',
     },
     {
       name: 'offline',

@@ -1,6 +1,6 @@
 import type { Context, Hono, Next } from 'hono';
 import { resolveClientOptions } from '../../core/client-options.js';
-import { isAPIError, isConnectionError, isDecodeError } from '../../core/errors.js';
+import { isAPIError, isConnectionError, isDecodeError, isTimeoutError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 import { Transport } from '../../core/transport.js';
 import { type AppEnv, errorBody, jsonResponse, notFound, originOf } from '../http.js';
@@ -27,6 +27,7 @@ import {
   DEFAULT_UPSTREAM_URL,
   parseRate,
   UPSTREAM_MAX_AGE_SECONDS,
+  UPSTREAM_TOTAL_TIMEOUT,
   type UpstreamOptions,
 } from './upstream-options.js';
 
@@ -78,7 +79,7 @@ export class ReadThrough {
    * @param mode - `recorded`: no upstream at all (a server without `--upstream` over a store a caching
    *   server filled): what was stored as answers and snapshot rows is answered, however old, and
    *   everything else by the local routes from what is stored, exactly as without this layer.
-   * @throws InvalidParameterError for a bad `rate`, `maxAgeSeconds` or `url`; MissingApiKeyError
+   * @throws InvalidParameterError for a bad `rate`, `maxAgeSeconds`, `totalTimeout` or `url`; MissingApiKeyError
    *   without a key for a remote upstream.
    */
   constructor(
@@ -104,6 +105,7 @@ export class ReadThrough {
         resolveClientOptions(options.apiKey, {
           baseUrl: options.url ?? DEFAULT_UPSTREAM_URL,
           maxRetries: options.maxRetries ?? 2,
+          totalTimeout: options.totalTimeout ?? UPSTREAM_TOTAL_TIMEOUT,
           ...(rate !== undefined && { rateLimit: rate }),
         }),
       );
@@ -468,8 +470,8 @@ function answerLinks(body: Record<string, unknown>): { url: string; set: (url: s
 
 /**
  * The answer to an upstream failure, in the service's error shape: the service's own status and
- * message (a 429 with its `Retry-After`), or 502 when it could not be reached. Undefined for any other
- * error.
+ * message (a 429 with its `Retry-After`), 504 when it did not answer in time, or 502 when it could not
+ * be reached. Undefined for any other error.
  */
 function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
   const id = c.get('requestId');
@@ -483,6 +485,9 @@ function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
     message = `The upstream service answered ${e.status}${said ? `: ${said}` : ''}; nothing of this request was stored.`;
     const retryAfter = e.headers['retry-after'];
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+  } else if (isTimeoutError(e) && e.name !== 'ConnectTimeout') {
+    status = 504;
+    message = `The upstream service did not answer in time (${e.name}); nothing of this request was stored.`;
   } else if (isConnectionError(e)) {
     status = 502;
     message = `The upstream service could not be reached (${e.name}); nothing of this request was stored.`;

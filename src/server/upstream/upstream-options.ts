@@ -40,10 +40,20 @@ export interface UpstreamOptions {
    * @default 2
    */
   maxRetries?: number;
+  /**
+   * Seconds one upstream attempt may take from its request to the last byte of the answer, however
+   * steadily the bytes arrive; past it the attempt is dropped and fails like a read timeout (retried,
+   * then answered with a 504, nothing stored). Bytes that stop for 10 s fail sooner.
+   * @default 60
+   */
+  totalTimeout?: number;
 }
 
 /** Default of `UpstreamOptions.maxAgeSeconds`. */
 export const UPSTREAM_MAX_AGE_SECONDS = 900;
+
+/** Default of `UpstreamOptions.totalTimeout`: well below the time a client waits for an answer. */
+export const UPSTREAM_TOTAL_TIMEOUT = 60;
 
 /** The service's URL, for `--upstream` given without one. */
 export const DEFAULT_UPSTREAM_URL = DEFAULT_BASE_URL;

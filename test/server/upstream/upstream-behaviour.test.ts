@@ -10,8 +10,8 @@ import { countRows, get, withCachingApp, withCachingServer } from '../../support
 
 /**
  * How the caching server behaves towards its upstream: one call for identical concurrent requests,
- * 429 and Retry-After, failures mid-fetch (500, a connection dropped halfway through a page) that
- * leave the store as it was, the upstream key kept to the upstream, and freshness.
+ * 429 and Retry-After, failures mid-fetch (500, a connection dropped halfway through a page, an answer
+ * that trickles past its deadline) that leave the store as it was, the upstream key kept to the upstream, and freshness.
  */
 
 /** IBM quotes of 2013-10-08: two pages upstream (62,875 quotes, 50,000 a page). */
@@ -80,6 +80,33 @@ describe('caching server and its upstream', () => {
       });
     });
   }
+
+  test('an upstream that trickles its answer is dropped at the deadline, retried, answered 504; nothing stored', {
+    timeout: 120_000,
+  }, async (t) => {
+    await withCachingServer(t, { maxRetries: 1, totalTimeout: 1 }, async ({ proxy, cache }) => {
+      proxy.script = () => 'trickle';
+      const path = '/v3/trades/IBM?timestamp=2013-10-07&limit=5';
+      const failed = await get(cache.url, path);
+      assert.equal(failed.status, 504, failed.text);
+      assert.equal(failed.body.status, 'ERROR');
+      assert.equal(typeof failed.body.request_id, 'string');
+      assert.match(
+        failed.body.error,
+        /did not answer in time \(ReadTimeout\).*nothing of this request was stored/,
+      );
+      assert.equal(proxy.seen.length, 2, 'the attempt and its one retry');
+      // Each attempt's connection is closed by the caching server, not left to trickle on.
+      await Promise.all(proxy.seen.map((s) => s.closed));
+      assert.equal(await countRows(cache.store as DuckDbStore, 'SELECT * FROM trades'), 0);
+      assert.equal(await countRows(cache.store as DuckDbStore, 'SELECT * FROM coverage'), 0);
+
+      proxy.script = () => 'forward';
+      const ok = await get(cache.url, path);
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.body.results.length, 5);
+    });
+  });
 
   test('the upstream key goes upstream only; a local key never does; next_url points here', async (t) => {
     await withCachingServer(t, { apiKey: 'UPSTREAM-SECRET-KEY' }, async ({ proxy, cache, logged }) => {
