@@ -145,6 +145,18 @@ test('malformed upstream flags and cache ranges are usage errors naming them', a
   ]);
   assert.equal(rate.code, 2, rate.stderr);
   assert.match(rate.stderr, /--upstream-rate.*5-a-minute.*5\/min/);
+  for (const bad of ['soon', '0']) {
+    const timeout = await runBin([
+      'serve',
+      '--upstream',
+      '--upstream-timeout',
+      bad,
+      '--db',
+      '/nonexistent/x.duckdb',
+    ]);
+    assert.equal(timeout.code, 2, timeout.stderr);
+    assert.match(timeout.stderr, new RegExp(`Invalid --upstream-timeout: "${bad}"; expected seconds > 0`));
+  }
   const url = await runBin(['serve', '--upstream=ftp://example.com', '--port', '0']);
   assert.equal(url.code, 2, url.stderr);
   assert.match(url.stderr, /Invalid --upstream: "ftp:\/\/example\.com"/);
