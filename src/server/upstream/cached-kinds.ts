@@ -37,6 +37,7 @@ import {
 } from './store-fetched.js';
 import { listingStorage, recordListingStorage } from './store-listing.js';
 import { isRequest, optionItems, resultItems, snapshotStorage, v2Items } from './store-snapshots.js';
+import { V2_MARKETS } from './v2-markets.js';
 
 /**
  * Every kind of data the caching server stores, one declaration each (see {@link CachedKind}); the
@@ -209,11 +210,11 @@ const storedAnswer: CachedKind = {
  * (a refresh of its row).
  */
 export const SNAPSHOTS = [
-  ...(['stocks', 'forex', 'crypto'] as const).map((market) => {
-    const op = snapshotTicker(market === 'stocks' ? 'us/markets/stocks' : `global/markets/${market}`);
+  ...V2_MARKETS.map((m) => {
+    const op = snapshotTicker(m.path);
     return {
-      name: `snapshot:${market}`,
-      label: `${market} snapshot`,
+      name: m.kind,
+      label: `${m.market} snapshot`,
       items: v2Items,
       one: (ticker: string) => expandPath(op.path, { ticker }),
     };

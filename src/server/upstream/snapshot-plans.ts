@@ -15,6 +15,7 @@ import type { AppEnv } from '../http.js';
 import { parseRequest } from '../validate.js';
 import { ALL_DAYS } from './coverage.js';
 import { type Need, type RoutePlan, requestKey } from './route-plans.js';
+import { V2_MARKETS, type V2Market } from './v2-markets.js';
 
 /**
  * What the snapshot routes need stored (see {@link RoutePlan}). Snapshots are stored as rows, one per
@@ -54,19 +55,12 @@ const fromRows = (
 const withPrefix = (ticker: string, prefix: string): string =>
   prefix === '' || /^[A-Z]:/i.test(ticker) ? ticker : `${prefix}${ticker}`;
 
-/** Each v2 market: its path, its kind and its tickers' prefix. */
-const V2 = [
-  { path: 'us/markets/stocks', kind: 'snapshot:stocks', prefix: '' },
-  { path: 'global/markets/forex', kind: 'snapshot:forex', prefix: 'C:' },
-  { path: 'global/markets/crypto', kind: 'snapshot:crypto', prefix: 'X:' },
-] as const;
-
 /**
  * The v2 snapshot of listed tickers (`tickers=` alone) is answered from their rows, in the order
  * listed, each once; the service leaves out tickers it does not know, so a request naming one is
  * fetched. Without `tickers=` (the whole market) or with other parameters, it is stored as answered.
  */
-function manyNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
+function manyNeeds(c: Context<AppEnv>, m: V2Market): Need[] {
   const op = snapshotAll(m.path);
   parseRequest(op, c);
   const keys = declaredKeys(op, c);
@@ -85,7 +79,7 @@ function manyNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
 }
 
 /** One ticker's v2 snapshot is its row. */
-function oneNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
+function oneNeeds(c: Context<AppEnv>, m: V2Market): Need[] {
   const raw = String(parseRequest(snapshotTicker(m.path), c).values.get('ticker'));
   return fromRows(
     c,
@@ -147,18 +141,21 @@ function anyOfNeeds(c: Context<AppEnv>, op: OperationSpec, kind: string): Need[]
  * plan comes first: when that plan leaves such a request to the local route, this one needs nothing
  * and leaves it there.
  */
-function moversNeeds(c: Context<AppEnv>, m: (typeof V2)[number]): Need[] {
+function moversNeeds(c: Context<AppEnv>, m: V2Market): Need[] {
   const direction = c.req.param('direction') ?? '';
   return (SNAPSHOT_DIRECTIONS as readonly string[]).includes(direction) ? whole(c, m.kind) : [];
 }
 
 /** Every snapshot route of the caching server. */
 export const SNAPSHOT_PLANS: readonly RoutePlan[] = [
-  ...V2.map((m) => ({ op: snapshotAll(m.path), needs: (c: Context<AppEnv>) => manyNeeds(c, m) })),
-  ...V2.map((m) => ({ op: snapshotTicker(m.path), needs: (c: Context<AppEnv>) => oneNeeds(c, m) })),
+  ...V2_MARKETS.map((m) => ({ op: snapshotAll(m.path), needs: (c: Context<AppEnv>) => manyNeeds(c, m) })),
+  ...V2_MARKETS.map((m) => ({ op: snapshotTicker(m.path), needs: (c: Context<AppEnv>) => oneNeeds(c, m) })),
   { op: optionsChainSnapshot, needs: (c) => whole(c, 'snapshot:options') },
   { op: optionContractSnapshot, needs: contractNeeds },
   { op: indicesSnapshot, needs: (c) => anyOfNeeds(c, indicesSnapshot, 'snapshot:indices') },
   { op: universalSnapshot, needs: (c) => anyOfNeeds(c, universalSnapshot, 'snapshot:universal') },
-  ...V2.map((m) => ({ op: gainersAndLosers(m.path), needs: (c: Context<AppEnv>) => moversNeeds(c, m) })),
+  ...V2_MARKETS.map((m) => ({
+    op: gainersAndLosers(m.path),
+    needs: (c: Context<AppEnv>) => moversNeeds(c, m),
+  })),
 ];
