@@ -13,7 +13,8 @@ import { openTestStore, withStoreFile } from './store.js';
  * The rigs of the caching server's tests. The upstream is a server over the Lean test store behind a
  * scripted proxy (which counts its calls and injects faults); the caching server runs in front of it on
  * an empty store, either as a whole server over loopback HTTP or as the app in process with a clock the
- * test moves.
+ * test moves. The passes most tests make (through the upstream, again from the store alone, then
+ * offline over the store's file) are `firstPass`, `secondPass` and `offlinePass`.
  */
 
 /** A Lean upstream behind its proxy. */
@@ -219,3 +220,102 @@ export async function allPages(
 /** An answer's text without its request id and with its server's origin `base` as `ORIGIN`. */
 export const withoutOrigin = (text: string, base: string): string =>
   withoutRequestId(text).replaceAll(base, 'ORIGIN');
+
+/** Requests a test reads through the caching server first, then again from what it stored. */
+export interface Recorded {
+  /** Paths and queries, each read page by page (following `next_url`). */
+  paths: readonly string[];
+  /** An answer's text without what differs between servers (request ids, the server's origin `base`). */
+  normal: (text: string, base: string) => string;
+  /** Pages read of each path at most (default: every page). */
+  maxPages?: number;
+}
+
+/**
+ * The first pass: each recorded path read through the caching server at `cache` and from `truth` gives
+ * as many pages, every one a 200 equal to truth's once normalised. With `proxy`, each page read makes
+ * one upstream call; `check` asserts more of each path's pages.
+ * @returns Each path's pages, normalised, for the later passes.
+ */
+export async function firstPass(
+  cache: string,
+  truth: string,
+  recorded: Recorded,
+  options: { proxy?: ScriptedProxy; check?: (path: string, got: Answer[]) => void } = {},
+): Promise<Map<string, string[]>> {
+  const { normal, maxPages } = recorded;
+  const first = new Map<string, string[]>();
+  for (const path of recorded.paths) {
+    const calls = options.proxy?.seen.length;
+    const got = await allPages(cache, path, maxPages);
+    const want = await allPages(truth, path, maxPages);
+    assert.equal(got.length, want.length, `${path}: pages`);
+    got.forEach((page, i) => {
+      assert.equal(page.status, 200, `${path}: ${page.text.slice(0, 300)}`);
+      assert.equal(normal(page.text, cache), normal((want[i] as Answer).text, truth), path);
+    });
+    if (calls !== undefined)
+      assert.equal(options.proxy?.seen.length, calls + got.length, `${path}: one upstream call a page`);
+    options.check?.(path, got);
+    first.set(
+      path,
+      got.map((p) => normal(p.text, cache)),
+    );
+  }
+  return first;
+}
+
+/**
+ * Each recorded path read again from `base` gives the pages of the first pass, with no call reaching
+ * `proxy` meanwhile.
+ * @param what - Names the pass in messages.
+ */
+export async function answeredAgain(
+  base: string,
+  first: ReadonlyMap<string, string[]>,
+  recorded: Recorded,
+  proxy: ScriptedProxy,
+  what: string,
+): Promise<void> {
+  const calls = proxy.seen.length;
+  for (const path of recorded.paths) {
+    const again = (await allPages(base, path, recorded.maxPages)).map((p) => recorded.normal(p.text, base));
+    assert.deepEqual(again, first.get(path), `${what} ${path}`);
+  }
+  assert.equal(proxy.seen.length, calls, `${what}: no upstream call`);
+}
+
+/**
+ * The second pass: the upstream goes away (its proxy stays to count any call) and the caching server
+ * answers every recorded path as the first pass did, from the store alone.
+ */
+export async function secondPass(
+  rig: CachingServer,
+  first: ReadonlyMap<string, string[]>,
+  recorded: Recorded,
+): Promise<void> {
+  await rig.server.close();
+  await answeredAgain(rig.cache.url, first, recorded, rig.proxy, 'again');
+}
+
+/**
+ * The offline pass: the caching server closes, and a server over its store file that never calls
+ * upstream (see {@link withOfflineServer}) answers every recorded path as the first pass did; `more`
+ * asserts more of it. No call reaches the upstream's proxy meanwhile.
+ * @param now - The offline server's clock (ms).
+ */
+export async function offlinePass(
+  rig: CachingServer,
+  now: number | undefined,
+  first: ReadonlyMap<string, string[]>,
+  recorded: Recorded,
+  more?: (offline: RunningServer) => Promise<void>,
+): Promise<void> {
+  await rig.cache.close();
+  const calls = rig.proxy.seen.length;
+  await withOfflineServer(rig.db, now, async (offline) => {
+    await answeredAgain(offline.url, first, recorded, rig.proxy, 'offline');
+    await more?.(offline);
+  });
+  assert.equal(rig.proxy.seen.length, calls, 'offline: no upstream call');
+}

@@ -4,13 +4,14 @@ import { startServer } from '../../../src/server/index.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { ProxyAction } from '../../support/scripted-proxy.js';
 import {
-  type Answer,
-  allPages,
   countRows,
+  firstPass,
   get,
+  offlinePass,
+  type Recorded,
+  secondPass,
   withCachingApp,
   withCachingServer,
-  withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
 
@@ -42,49 +43,22 @@ const RECORDED = [
   '/v1/indicators/rsi/X:BTCUSD?timespan=day&window=14&limit=2',
 ];
 
+/** At most three pages of each (GOOG's chain has more). */
+const RECORDING: Recorded = { paths: RECORDED, normal, maxPages: 3 };
+
 describe('caching server: answers stored as fetched', () => {
   test('snapshots of many tickers, chains and indices and the v1 last quote and trade are stored, then answered identically with no upstream call, also offline', async (t) => {
     await withCachingServer(
       t,
       {},
-      async ({ lean, server: upstream, proxy, cache, db }) => {
-        const truth = await startServer({ store: lean, port: 0, log: () => {}, now: NOW });
+      async (rig) => {
+        const truth = await startServer({ store: rig.lean, port: 0, log: () => {}, now: NOW });
         try {
-          const first = new Map<string, string[]>();
-          for (const path of RECORDED) {
-            const calls = proxy.seen.length;
-            const got = await allPages(cache.url, path, 3);
-            const want = await allPages(truth.url, path, 3);
-            assert.equal(got.length, want.length, `${path}: pages`);
-            got.forEach((page, i) => {
-              assert.equal(page.status, 200, `${path}: ${page.text.slice(0, 300)}`);
-              assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth.url), path);
-            });
-            assert.equal(proxy.seen.length, calls + got.length, `${path}: one upstream call a page`);
-            first.set(
-              path,
-              got.map((p) => normal(p.text, cache.url)),
-            );
-          }
+          const first = await firstPass(rig.cache.url, truth.url, RECORDING, { proxy: rig.proxy });
           const chain = first.get('/v3/snapshot/options/GOOG?limit=4') ?? [];
           assert.ok(chain.length > 1, 'the chain has further pages');
-          const calls = proxy.seen.length;
-
-          await upstream.close();
-          for (const path of RECORDED) {
-            const again = (await allPages(cache.url, path, 3)).map((p) => normal(p.text, cache.url));
-            assert.deepEqual(again, first.get(path), path);
-          }
-          assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
-          await cache.close();
-
-          await withOfflineServer(db, NOW, async (offline) => {
-            for (const path of RECORDED) {
-              const again = (await allPages(offline.url, path, 3)).map((p) => normal(p.text, offline.url));
-              assert.deepEqual(again, first.get(path), `offline ${path}`);
-            }
-          });
-          assert.equal(proxy.seen.length, calls);
+          await secondPass(rig, first, RECORDING);
+          await offlinePass(rig, NOW, first, RECORDING);
         } finally {
           await truth.close();
         }

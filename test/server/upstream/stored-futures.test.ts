@@ -15,9 +15,12 @@ import { hasShared, referenceDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
 import {
   type Answer,
-  allPages,
   countRows,
+  firstPass,
   get,
+  offlinePass,
+  type Recorded,
+  secondPass,
   withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
@@ -55,6 +58,9 @@ const RECORDED = [
   '/futures/v1/snapshot?product_code=GC',
   '/futures/vX/contracts?ticker=ESZ3',
 ];
+
+/** At most five pages of each. */
+const RECORDING: Recorded = { paths: RECORDED, normal, maxPages: 5 };
 
 /** Requests the recorded ones cover: other resolutions, sub-ranges, sorts, pages, the other path generation. */
 const COVERED: [path: string, rolledUp: boolean][] = [
@@ -109,24 +115,15 @@ function sameCandles(got: any, want: any, what: string): void {
 
 describe('caching server: futures', () => {
   test('candles, trades, quotes and reference answers are stored, then answered with other resolutions and sub-ranges with no upstream call, also offline', async (t) => {
-    await withFuturesCachingServer(t, {}, NOW, async ({ server: upstream, proxy, cache, logged, db }) => {
+    await withFuturesCachingServer(t, {}, NOW, async (rig) => {
+      const { server: upstream, proxy, cache, logged } = rig;
       const truth = upstream.url;
-      const first = new Map<string, string[]>();
-      for (const path of RECORDED) {
-        const got = await allPages(cache.url, path, 5);
-        const want = await allPages(truth, path, 5);
-        assert.equal(got.length, want.length, `${path}: pages`);
-        got.forEach((page, i) => {
-          assert.equal(page.status, 200, `${path}: ${page.text.slice(0, 300)}`);
-          assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth), path);
-        });
-        if (path.includes('/aggs/') || path.includes('/trades/'))
-          assert.ok(got[0]?.body.results.length > 0, `${path} has results`);
-        first.set(
-          path,
-          got.map((p) => normal(p.text, cache.url)),
-        );
-      }
+      const first = await firstPass(cache.url, truth, RECORDING, {
+        check: (path, got) => {
+          if (path.includes('/aggs/') || path.includes('/trades/'))
+            assert.ok(got[0]?.body.results.length > 0, `${path} has results`);
+        },
+      });
       assert.ok(
         (first.get(RECORDED.find((p) => p.includes('/trades/')) as string)?.length ?? 0) > 1,
         'the trades have further pages',
@@ -149,12 +146,7 @@ describe('caching server: futures', () => {
       const truthOf = new Map<string, Answer>();
       for (const [path] of COVERED) truthOf.set(path, await get(truth, path));
 
-      // The upstream goes away; the proxy stays to count any call.
-      await upstream.close();
-      for (const path of RECORDED) {
-        const again = (await allPages(cache.url, path, 5)).map((p) => normal(p.text, cache.url));
-        assert.deepEqual(again, first.get(path), path);
-      }
+      await secondPass(rig, first, RECORDING);
       const covered = new Map<string, Answer>();
       for (const [path, rolledUp] of COVERED) {
         const got = await get(cache.url, path);
@@ -166,14 +158,9 @@ describe('caching server: futures', () => {
         covered.set(path, got);
       }
       assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
-      await cache.close();
 
       // The same file, offline: what is stored answers; what is not is a 404 naming it.
-      await withOfflineServer(db, NOW, async (offline) => {
-        for (const path of RECORDED) {
-          const again = (await allPages(offline.url, path, 5)).map((p) => normal(p.text, offline.url));
-          assert.deepEqual(again, first.get(path), `offline ${path}`);
-        }
+      await offlinePass(rig, NOW, first, RECORDING, async (offline) => {
         for (const [path] of COVERED) {
           const again = await get(offline.url, path);
           assert.equal(
@@ -196,7 +183,6 @@ describe('caching server: futures', () => {
         assert.equal(noTrades.status, 404, noTrades.text);
         assert.match(noTrades.body.message, /futures trades of GCZ3 for 2013-10-09\.\.2013-10-09/);
       });
-      assert.equal(proxy.seen.length, calls);
     });
   });
 

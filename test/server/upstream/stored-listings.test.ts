@@ -4,13 +4,14 @@ import { startServer } from '../../../src/server/index.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { cacheStatus, clearCache } from '../../../src/server/upstream/cache-admin.js';
 import {
-  type Answer,
-  allPages,
   countRows,
+  firstPass,
   get,
+  offlinePass,
+  type Recorded,
+  secondPass,
   withCachingApp,
   withCachingServer,
-  withOfflineServer,
   withoutOrigin,
 } from '../../support/upstream-rig.js';
 
@@ -35,6 +36,8 @@ const RECORDED = [
   '/v3/reference/tickers?market=stocks&type=ETF',
 ];
 
+const RECORDING: Recorded = { paths: RECORDED, normal };
+
 /** Listings of the recorded filters with another limit, sort, order or page size. */
 const COVERED = [
   '/v3/reference/tickers?market=stocks&active=true&sort=name&order=desc&limit=3',
@@ -49,24 +52,14 @@ describe('caching server: reference listings', () => {
     await withCachingServer(
       t,
       {},
-      async ({ lean, server: upstream, proxy, cache, db }) => {
+      async (rig) => {
+        const { lean, proxy, cache } = rig;
         const truth = await startServer({ store: lean, port: 0, log: () => {}, now: NOW });
         try {
-          const first = new Map<string, string[]>();
-          for (const path of RECORDED) {
-            const got = await allPages(cache.url, path);
-            const want = await allPages(truth.url, path);
-            assert.equal(got.length, want.length, `${path}: pages`);
-            assert.ok(got[0]?.body.results?.length > 0, `${path} has results: ${got[0]?.text}`);
-            got.forEach((page, i) => {
-              assert.equal(page.status, 200, page.text);
-              assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth.url), path);
-            });
-            first.set(
-              path,
-              got.map((p) => normal(p.text, cache.url)),
-            );
-          }
+          const first = await firstPass(cache.url, truth.url, RECORDING, {
+            check: (path, got) =>
+              assert.ok(got[0]?.body.results?.length > 0, `${path} has results: ${got[0]?.text}`),
+          });
           // One whole fetch per set of filters, however many pages the client read.
           assert.deepEqual(
             proxy.seen.map((s) => s.url),
@@ -95,19 +88,10 @@ describe('caching server: reference listings', () => {
           assert.equal(proxy.seen[3]?.url, '/v3/reference/tickers?active=true&market=crypto&limit=1000');
 
           // The upstream goes away: the same answers from the store, with no upstream call.
-          await upstream.close();
-          for (const path of RECORDED) {
-            const again = (await allPages(cache.url, path)).map((p) => normal(p.text, cache.url));
-            assert.deepEqual(again, first.get(path), path);
-          }
+          await secondPass(rig, first, RECORDING);
           assert.equal(proxy.seen.length, 4);
-          await cache.close();
 
-          await withOfflineServer(db, NOW, async (offline) => {
-            for (const path of RECORDED) {
-              const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
-              assert.deepEqual(again, first.get(path), `offline ${path}`);
-            }
+          await offlinePass(rig, NOW, first, RECORDING, async (offline) => {
             const missing = await get(offline.url, '/v3/reference/tickers?market=indices');
             assert.equal(missing.status, 404, missing.text);
             assert.equal(missing.body.status, 'NOT_FOUND');
@@ -171,28 +155,19 @@ describe('caching server: reference listings', () => {
     await withCachingServer(
       t,
       {},
-      async ({ lean, server: upstream, proxy, cache, db }) => {
+      async (rig) => {
+        const { lean, server: upstream, proxy, cache } = rig;
         const truth = await startServer({ store: lean, port: 0, log: () => {}, now });
         try {
-          const recorded = [
-            '/v3/reference/options/contracts?underlying_ticker=GOOG&limit=400',
-            '/v3/reference/options/contracts?underlying_ticker=GOOG&contract_type=put&as_of=2015-12-23',
-          ];
-          const first = new Map<string, string[]>();
-          for (const path of recorded) {
-            const got = await allPages(cache.url, path);
-            const want = await allPages(truth.url, path);
-            assert.equal(got.length, want.length, `${path}: pages`);
-            got.forEach((page, i) => {
-              assert.equal(page.status, 200, page.text);
-              assert.equal(normal(page.text, cache.url), normal((want[i] as Answer).text, truth.url), path);
-            });
-            first.set(
-              path,
-              got.map((p) => normal(p.text, cache.url)),
-            );
-          }
-          assert.ok((first.get(recorded[0] as string)?.length ?? 0) > 2, 'GOOG has several pages');
+          const recorded: Recorded = {
+            paths: [
+              '/v3/reference/options/contracts?underlying_ticker=GOOG&limit=400',
+              '/v3/reference/options/contracts?underlying_ticker=GOOG&contract_type=put&as_of=2015-12-23',
+            ],
+            normal,
+          };
+          const first = await firstPass(cache.url, truth.url, recorded);
+          assert.ok((first.get(recorded.paths[0] as string)?.length ?? 0) > 2, 'GOOG has several pages');
           // Every page of 1000 of each listing, once: GOOG's 2192 contracts are three.
           assert.equal(proxy.seen.length, 3 + 2);
           for (const path of [
@@ -220,26 +195,16 @@ describe('caching server: reference listings', () => {
             await countRows(store, "SELECT * FROM option_contracts WHERE underlying_ticker = 'SPX'"),
             0,
           );
-          const calls = proxy.seen.length;
 
           await upstream.close();
-          await cache.close();
-          const offline = await startServer({ db, port: 0, upstream: { offline: true }, log: () => {}, now });
-          try {
-            for (const path of recorded) {
-              const again = (await allPages(offline.url, path)).map((p) => normal(p.text, offline.url));
-              assert.deepEqual(again, first.get(path), `offline ${path}`);
-            }
+          await offlinePass(rig, now, first, recorded, async (offline) => {
             const missing = await get(offline.url, '/v3/reference/options/contracts?underlying_ticker=AAPL');
             assert.equal(missing.status, 404, missing.text);
             assert.match(
               missing.body.message,
               /option contracts listing of expired=false&underlying_ticker=AAPL/,
             );
-          } finally {
-            await offline.close();
-          }
-          assert.equal(proxy.seen.length, calls);
+          });
         } finally {
           await truth.close();
         }

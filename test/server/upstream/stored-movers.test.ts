@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startServer } from '../../../src/server/index.js';
 import {
   allPages,
+  firstPass,
   get,
+  offlinePass,
+  type Recorded,
+  secondPass,
   withCachingApp,
   withCachingServer,
   withoutOrigin,
@@ -26,7 +29,7 @@ const MOVERS = [
 /** Clocks at which the Lean data has movers: stocks on 2013-10-08, forex and crypto on 2018-04-04. */
 const CLOCKS = [Date.UTC(2013, 9, 8, 18), Date.UTC(2018, 3, 4, 18)];
 
-const normal = withoutOrigin;
+const RECORDING: Recorded = { paths: MOVERS, normal: withoutOrigin };
 
 describe('caching server: gainers and losers', () => {
   for (const now of CLOCKS) {
@@ -34,35 +37,18 @@ describe('caching server: gainers and losers', () => {
       await withCachingServer(
         t,
         {},
-        async ({ server: upstream, proxy, cache, db }) => {
-          const first = new Map<string, string>();
+        async (rig) => {
           let listed = 0;
-          for (const path of MOVERS) {
-            const calls = proxy.seen.length;
-            const got = await get(cache.url, path);
-            const want = await get(upstream.url, path);
-            assert.equal(got.status, 200, `${path}: ${got.text.slice(0, 300)}`);
-            assert.equal(normal(got.text, cache.url), normal(want.text, upstream.url), path);
-            assert.equal(proxy.seen.length, calls + 1, `${path}: one upstream call`);
-            listed += got.body.tickers.length;
-            first.set(path, normal(got.text, cache.url));
-          }
+          const first = await firstPass(rig.cache.url, rig.server.url, RECORDING, {
+            proxy: rig.proxy,
+            check: (_path, got) => {
+              listed += got[0]?.body.tickers.length;
+            },
+          });
           assert.ok(listed > 0, 'some market has movers');
-          const calls = proxy.seen.length;
 
-          await upstream.close();
-          for (const path of MOVERS) {
-            assert.equal(normal((await get(cache.url, path)).text, cache.url), first.get(path), path);
-          }
-          assert.equal(proxy.seen.length, calls, 'no upstream call on the second pass');
-          await cache.close();
-
-          const offline = await startServer({ db, port: 0, upstream: { offline: true }, log: () => {}, now });
-          try {
-            for (const path of MOVERS) {
-              const again = await get(offline.url, path);
-              assert.equal(normal(again.text, offline.url), first.get(path), `offline ${path}`);
-            }
+          await secondPass(rig, first, RECORDING);
+          await offlinePass(rig, now, first, RECORDING, async (offline) => {
             // The movers' route pattern also matches the many-ticker snapshot's path, which, never
             // fetched, the local route answers from the stored data.
             const all = (await allPages(offline.url, '/v2/snapshot/locale/us/markets/stocks/tickers'))[0];
@@ -71,10 +57,7 @@ describe('caching server: gainers and losers', () => {
             const bad = await get(offline.url, '/v2/snapshot/locale/us/markets/stocks/climbers');
             assert.equal(bad.status, 400, bad.text);
             assert.match(bad.body.error, /direction/);
-          } finally {
-            await offline.close();
-          }
-          assert.equal(proxy.seen.length, calls);
+          });
         },
         now,
       );

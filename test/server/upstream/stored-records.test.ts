@@ -14,7 +14,10 @@ import {
   type Answer,
   allPages,
   countRows,
+  firstPass,
   get,
+  offlinePass,
+  type Recorded,
   withCachingServer,
   withOfflineServer,
   withoutOrigin,
@@ -312,31 +315,22 @@ describe('caching server: reference records', () => {
     await withCachingServer(
       t,
       {},
-      async ({ server: upstream, proxy, cache, db }) => {
-        const paths = [
-          '/vX/reference/tickers/NB/events',
-          '/vX/reference/tickers/NB/events?types=ticker_change',
-          '/vX/reference/tickers/QQQ/events',
-        ];
-        const want = new Map<string, string>();
-        for (const path of paths) {
-          const direct = await get(upstream.url, path);
-          assert.equal(direct.status, 200, direct.text);
-          want.set(path, normal(direct.text, upstream.url));
-          assert.equal(normal((await get(cache.url, path)).text, cache.url), want.get(path), path);
-        }
-        assert.match(want.get(paths[0] as string) ?? '', /"ticker":"BAC"/);
+      async (rig) => {
+        const recorded: Recorded = {
+          paths: [
+            '/vX/reference/tickers/NB/events',
+            '/vX/reference/tickers/NB/events?types=ticker_change',
+            '/vX/reference/tickers/QQQ/events',
+          ],
+          normal,
+        };
+        const first = await firstPass(rig.cache.url, rig.server.url, recorded);
+        assert.match(first.get(recorded.paths[0] as string)?.[0] ?? '', /"ticker":"BAC"/);
         assert.deepEqual(
-          proxy.seen.map((s) => s.url),
+          rig.proxy.seen.map((s) => s.url),
           ['/vX/reference/tickers/NB/events', '/vX/reference/tickers/QQQ/events'],
         );
-        await cache.close();
-        await withOfflineServer(db, NOW, async (offline) => {
-          for (const path of paths) {
-            const got = await get(offline.url, path);
-            assert.equal(normal(got.text, offline.url), want.get(path), `offline ${path}`);
-          }
-        });
+        await offlinePass(rig, NOW, first, recorded);
       },
       NOW,
     );

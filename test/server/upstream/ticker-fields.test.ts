@@ -7,7 +7,7 @@ import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { startScriptedProxy } from '../../support/scripted-proxy.js';
 import { hasShared, recordedDir } from '../../support/shared.js';
 import { withStoreFile } from '../../support/store.js';
-import { allPages, get, withoutOrigin } from '../../support/upstream-rig.js';
+import { allPages, get, withOfflineServer, withoutOrigin } from '../../support/upstream-rig.js';
 
 /**
  * The tickers listing keeps every field the service gives: the real recorded pages, loaded by
@@ -108,14 +108,7 @@ describe('caching server: tickers listing fields', () => {
           lean.close();
         }
 
-        const offline = await startServer({
-          db: cacheDb,
-          port: 0,
-          upstream: { offline: true },
-          log: () => {},
-          now: NOW + 86_400_000,
-        });
-        try {
+        await withOfflineServer(cacheDb, NOW + 86_400_000, async (offline) => {
           const pages = await allPages(offline.url, path);
           assertSameRecords(
             pages.flatMap((p) => p.body.results),
@@ -126,9 +119,7 @@ describe('caching server: tickers listing fields', () => {
             pages.map((p) => withoutOrigin(p.text, offline.url)),
             online,
           );
-        } finally {
-          await offline.close();
-        }
+        });
       }),
     );
   });
