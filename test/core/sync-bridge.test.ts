@@ -84,6 +84,21 @@ describe('SyncBridge', () => {
     assert.deepEqual(JSON.parse(run.stdout.trim()), { outer: 3, inner: 1 });
   });
 
+  test('a process that never closes its bridge exits once its work is done', () => {
+    // The idle worker sleeps in a wait of its own; it must not hold the process open.
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', new URL('../support/unclosed-sync-bridge.ts', import.meta.url).pathname],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    assert.equal(run.signal, null, `the process did not exit: ${run.stderr}`);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout.trim()), {
+      written: { label: 'unclosed', value: 1 },
+      posted: { label: 'unclosed', value: new Date(0).toISOString() },
+    });
+  });
+
   test('really blocks: a timer scheduled before a slow call has not fired when it returns', () => {
     const bridge = shared();
     bridge.call('echo', [0]); // worker started and module loaded
@@ -300,6 +315,30 @@ describe('SyncBridge with a Transport in the worker', () => {
         requests.map((r) => r.url),
         ['/v3/trades/AAPL?limit=2', '/retry', '/retry', '/v3/secret', '/stalled', '/stalled'],
       );
+    } finally {
+      await server.close();
+    }
+  });
+  test('a call after an idle spell goes out on a new connection when the server dropped the idle one', async () => {
+    // The worker sleeps while idle: it must see the dropped connection before sending on it (no retry
+    // allowed here, so a request sent on the dead connection fails the call).
+    const server = await startFaultServerThread([{ kind: 'echo', closeAfterMs: 10 }]);
+    try {
+      const bridge = new SyncBridge({
+        module: targetModule,
+        exportName: 'TransportHost',
+        args: [KEY, { baseUrl: server.url, maxRetries: 0 }],
+      });
+      bridges.push(bridge);
+      assert.equal((bridge.call('get', ['/first']) as HttpResponse).status, 200);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      assert.equal((bridge.call('get', ['/second']) as HttpResponse).status, 200);
+      const requests = await server.requests();
+      assert.deepEqual(
+        requests.map((r) => r.url),
+        ['/first', '/second'],
+      );
+      assert.notEqual(requests[0]?.remotePort, requests[1]?.remotePort);
     } finally {
       await server.close();
     }

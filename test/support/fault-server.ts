@@ -30,6 +30,11 @@ export interface Step {
   body?: unknown;
   /** Milliseconds to wait before answering. @default 0 */
   delayMs?: number;
+  /**
+   * Ends the connection this many milliseconds after the answer, though the server advertises a keep-alive
+   * of 5 s: a server that drops idle connections sooner than it says.
+   */
+  closeAfterMs?: number;
 }
 
 /** A request as the server saw it. */
@@ -145,6 +150,8 @@ function perform(step: Step, recorded: RecordedRequest, req: IncomingMessage, re
     if (kind === 'drop-mid-body') setTimeout(() => req.socket.destroy(), 20);
     return;
   }
+  const closeAfter = step.closeAfterMs;
+  if (closeAfter !== undefined) res.on('finish', () => setTimeout(() => req.socket.end(), closeAfter));
   res.end(bytes);
 }
 

@@ -13,6 +13,7 @@ import {
   REQUEST_CALL,
   REQUEST_COUNTER,
   REQUEST_LENGTH,
+  REQUEST_POSTED,
   rebuildError,
   SIGNAL_SLOTS,
   type SyncTarget,
@@ -51,10 +52,11 @@ export interface BridgeTraffic {
  * (bigint and Date survive; class instances arrive as plain objects). A `Response` result arrives as a
  * `SyncRawResponse`, and a `TextAnswer` arrives as one, its text through shared memory when it fits (one
  * wake-up a call, nothing cloned). A call whose arguments are plain JSON data (strings, numbers, plain
- * objects and arrays, no function) is written as JSON text into shared memory too, and the worker,
- * waiting on it with `Atomics.waitAsync`, reads it without a message. Functions among the arguments (at any depth
- * of plain objects and arrays, like `logger` or `onProgress`) are run on the calling thread, while it
- * waits. Errors are rebuilt as the same mdq error class with every field, so `instanceof` and the
+ * objects and arrays, no function) is written as JSON text into shared memory too, and the worker, parked
+ * in `Atomics.wait` while it has nothing to do, wakes and reads it without a message; any other request
+ * is posted, and the worker woken for it. Functions among the arguments (at any depth of plain objects
+ * and arrays, like `logger` or `onProgress`) are run on the calling thread, while it waits; a call made
+ * from one of them is posted. Errors are rebuilt as the same mdq error class with every field, so `instanceof` and the
  * `isX()` guards work.
  *
  * An idle bridge does not keep the process alive; `close()` stops its worker.
@@ -80,6 +82,8 @@ export class SyncBridge {
   readonly #persistent: Set<number>;
   #nextId = 1;
   #nextCallback = 1;
+  /** Calls waiting for their answer: more than one when a callback of a call makes another. */
+  #waiting = 0;
   #closed = false;
 
   /** @param target - The class to construct in the worker (see `SyncTarget`). */
@@ -152,9 +156,13 @@ export class SyncBridge {
     if (keep)
       for (let callback = before; callback < this.#nextCallback; callback++) this.#persistent.add(callback);
     try {
-      if (method === null || this.#nextCallback !== before || !this.#write(request)) {
+      // A call made from a callback goes on the port: the worker is busy with the call it interrupts, its
+      // event loop running, and takes it from there.
+      if (method === null || this.#waiting > 0 || this.#nextCallback !== before || !this.#write(request)) {
         this.#port.postMessage(request);
         this.#traffic.posted++;
+        Atomics.add(this.#signal, REQUEST_POSTED, 1);
+        this.#notifyWorker();
       }
     } catch (error) {
       this.#forgetCallbacks(before);
@@ -163,9 +171,11 @@ export class SyncBridge {
         { cause: error },
       );
     }
+    this.#waiting++;
     try {
       return this.#await(id, fromCaller);
     } finally {
+      this.#waiting--;
       this.#forgetCallbacks(before);
     }
   }
@@ -184,10 +194,15 @@ export class SyncBridge {
     if (read !== text.length) return false;
     Atomics.store(signal, REQUEST_LENGTH, written);
     Atomics.store(signal, REQUEST_CALL, request.id);
-    Atomics.add(signal, REQUEST_COUNTER, 1);
-    Atomics.notify(signal, REQUEST_COUNTER);
+    this.#notifyWorker();
     this.#traffic.written++;
     return true;
+  }
+
+  /** Wakes the worker, parked while it has nothing to do, for a request just written or posted. */
+  #notifyWorker(): void {
+    Atomics.add(this.#signal, REQUEST_COUNTER, 1);
+    Atomics.notify(this.#signal, REQUEST_COUNTER);
   }
 
   /**

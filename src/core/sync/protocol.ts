@@ -68,14 +68,22 @@ export const TEXT_CALL = 2;
 export const TEXT_LENGTH = 3;
 /** Index of the text answer's tag. */
 export const TEXT_TAG = 4;
-/** Index of the counter the calling thread bumps, and notifies, for each request it writes to shared memory. */
+/**
+ * Index of the counter the calling thread bumps, and notifies, for each request, written to shared memory
+ * or posted: the worker, parked while idle, wakes on it.
+ */
 export const REQUEST_COUNTER = 5;
 /** Index of the id of the call whose request the shared request buffer holds; 0 once the worker read it. */
 export const REQUEST_CALL = 6;
 /** Index of the request's length in bytes. */
 export const REQUEST_LENGTH = 7;
+/**
+ * Index of the count of requests the calling thread posted on the port: an idle worker parks only once
+ * it has received every one.
+ */
+export const REQUEST_POSTED = 8;
 /** Slots of the shared signal array. */
-export const SIGNAL_SLOTS = 8;
+export const SIGNAL_SLOTS = 9;
 /** Size of the shared request buffer: a longer request is posted. */
 export const REQUEST_BYTES = 4096;
 /** The shared text buffer's first size, and the largest it grows to; a longer answer is posted. */

@@ -1,7 +1,7 @@
 /**
  * Entry of a `SyncBridge` worker thread (built as `dist/sync-worker.{js,cjs}`): constructs the target
- * instance once, takes each call from the port or, written as JSON, from the shared request buffer,
- * answers it (a text answer through the shared text buffer when it can, anything
+ * instance once, takes each call from the port or, written as JSON, from the shared request buffer
+ * (parked while idle), answers it (a text answer through the shared text buffer when it can, anything
  * else on the port), and bumps the shared counter after every answer or message so the blocked calling
  * thread wakes up.
  */
@@ -15,6 +15,7 @@ import {
   REQUEST_CALL,
   REQUEST_COUNTER,
   REQUEST_LENGTH,
+  REQUEST_POSTED,
   type SyncRawResponse,
   type SyncWorkerData,
   serializeError,
@@ -34,16 +35,6 @@ const textBuffer = data.text;
 /** Tracks the buffer's length as it grows. */
 const textBytes = new Uint8Array(textBuffer);
 const encoder = new TextEncoder();
-/** `Atomics.waitAsync` (ES2024; Node 20 has it, the TypeScript lib in use does not yet). */
-const waitAsync = (
-  Atomics as unknown as {
-    waitAsync(
-      array: Int32Array,
-      index: number,
-      value: number,
-    ): { async: false; value: string } | { async: true; value: Promise<string> };
-  }
-).waitAsync;
 let current: number | undefined;
 
 function wake(): void {
@@ -124,21 +115,48 @@ const instance = construct();
 // A construction failure is reported to each call; it must not also crash the thread.
 instance.catch(() => {});
 
-port.on('message', handle);
-void readSharedRequests();
+/** Messages taken from the port so far, to compare with the count the caller posted. */
+let received = 0;
+/** Calls started and not yet answered. */
+let inFlight = 0;
+let closing = false;
+/** Resolves the driver's wait for the next call to end or message to arrive. */
+let stirred: (() => void) | undefined;
+
+function stir(): void {
+  const resolve = stirred;
+  stirred = undefined;
+  resolve?.();
+}
+
+port.on('message', (request: CallRequest) => {
+  received++;
+  stir();
+  void handle(request);
+});
+void instance.then(drive, drive);
 
 /**
- * Takes the requests the calling thread writes to the shared request buffer, each as it is notified:
- * `Atomics.waitAsync` resolves on this thread's event loop, without a message or a clone. The port's
- * listener keeps the thread alive; once the port closes, this wait holds nothing open.
+ * Runs the worker's calls. Idle (no call in flight, every posted request received), the thread parks in
+ * `Atomics.wait` until the caller bumps the request counter: a plain futex wake-up, where a wait on the
+ * event loop would cost a task and a turn of the loop each call. Once woken, the request in shared memory,
+ * if any, starts at once (what came due meanwhile, such as a keep-alive connection the server dropped, is
+ * seen before the request is written: the HTTP client yields to the loop before it reuses an idle
+ * connection); a posted request arrives through the loop. While calls run, the loop runs them and the
+ * driver waits for the last to end.
  */
-async function readSharedRequests(): Promise<void> {
+async function drive(): Promise<void> {
   const bytes = new Uint8Array(data.request);
   // From 0, not the counter's present value: a request written before this thread started is taken at once.
   let seen = 0;
-  for (;;) {
-    const wait = waitAsync(signal, REQUEST_COUNTER, seen);
-    if (wait.async) await wait.value;
+  while (!closing) {
+    if (inFlight > 0 || received !== Atomics.load(signal, REQUEST_POSTED)) {
+      await new Promise<void>((resolve) => {
+        stirred = resolve;
+      });
+      continue;
+    }
+    Atomics.wait(signal, REQUEST_COUNTER, seen);
     seen = Atomics.load(signal, REQUEST_COUNTER);
     if (Atomics.load(signal, REQUEST_CALL) === 0) continue;
     const text = Buffer.from(bytes.buffer, 0, Atomics.load(signal, REQUEST_LENGTH)).toString('utf8');
@@ -149,8 +167,10 @@ async function readSharedRequests(): Promise<void> {
 
 async function handle(request: CallRequest): Promise<void> {
   current = request.id;
+  inFlight++;
   try {
     if (request.method === null) {
+      closing = true;
       // Closing an instance that never came to be has nothing to release.
       const target = await instance.catch(() => undefined);
       const close = target?.close;
@@ -168,6 +188,8 @@ async function handle(request: CallRequest): Promise<void> {
     send({ id: request.id, ok: false, error: serializeError(error) });
   } finally {
     current = undefined;
+    inFlight--;
+    stir();
   }
 }
 
