@@ -1,0 +1,98 @@
+/**
+ * The snapshot routes ask the store a fixed number of queries for a whole page of tickers, however many
+ * it holds, and a page answers for each ticker what that ticker's snapshot alone answers. Over the test
+ * store (every market-data file), through a store that counts the queries asked of it, at the store's
+ * latest data (as `mdq serve` sets "now") and mid-session on 2013-10-08, when stocks have minute bars and
+ * ticks of the day so far.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createApp } from '../../../src/server/app.js';
+import { type AssetClass, latestDataTimes } from '../../../src/server/market/now.js';
+import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
+import { type CountingStore, countingStore } from '../../support/counting-store.js';
+import { openTestStore } from '../../support/store.js';
+
+type Body = any;
+
+/** The instants the routes are asked at: the store's latest data per asset class, and a fixed one. */
+async function clocks(store: DuckDbStore): Promise<[string, (cls?: AssetClass) => Promise<number>][]> {
+  const times = await latestDataTimes(store);
+  const latest = async (cls?: AssetClass) =>
+    (cls !== undefined && times.byClass[cls]) || (times.latest as number);
+  const midSession = Date.parse('2013-10-08T14:30:00-04:00');
+  return [
+    ['at the latest data', latest],
+    ['mid-session 2013-10-08', async () => midSession],
+  ];
+}
+
+/** GETs `path` from an app over `counting`, with the number of queries it asked. */
+function getter(counting: CountingStore, now: (cls?: AssetClass) => Promise<number>) {
+  const app = createApp({ store: counting.store, now, log: () => {} });
+  return async (path: string): Promise<{ body: Body; queries: number }> => {
+    counting.reset();
+    const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
+    assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
+    return { body: await res.json(), queries: counting.queries() };
+  };
+}
+
+describe('snapshot routes: a fixed number of store queries per page', () => {
+  test('v2 stocks tickers, gainers and losers: the queries of one ticker, whatever the count', async (t) => {
+    const store = await openTestStore(t);
+    if (!store) return;
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    const base = '/v2/snapshot/locale/us/markets/stocks';
+    for (const [when, now] of await clocks(store)) {
+      const get = getter(counting, now);
+      await get(`${base}/tickers`);
+      const all = await get(`${base}/tickers`);
+      const tickers = all.body.tickers as Body[];
+      assert.ok(tickers.length >= 8, `${when}: ${tickers.length} tickers`);
+      assert.ok(
+        tickers.some((s) => s.day.v > 0),
+        `${when}: some tickers traded`,
+      );
+      let most = 0;
+      for (const s of tickers) {
+        const one = await get(`${base}/tickers/${s.ticker}`);
+        assert.deepEqual(one.body.ticker, s, `${when}: ${s.ticker}`);
+        const listed = await get(`${base}/tickers?tickers=${s.ticker}`);
+        assert.deepEqual(listed.body.tickers, [s], `${when}: ${s.ticker} listed`);
+        most = Math.max(most, one.queries, listed.queries);
+      }
+      assert.ok(most <= 8, `${when}: ${most} queries for one ticker`);
+      assert.ok(all.queries <= most, `${when}: ${all.queries} queries for ${tickers.length} tickers`);
+      for (const direction of ['gainers', 'losers']) {
+        const movers = await get(`${base}/${direction}`);
+        assert.ok(movers.queries <= most + 1, `${when}: ${movers.queries} queries for ${direction}`);
+        const byTicker = new Map(tickers.map((s) => [s.ticker, s]));
+        for (const s of movers.body.tickers as Body[]) assert.deepEqual(s, byTicker.get(s.ticker), s.ticker);
+      }
+    }
+  });
+
+  test('v2 forex and crypto tickers: each item is its own, a fixed number of queries', async (t) => {
+    const store = await openTestStore(t);
+    if (!store) return;
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    for (const [when, now] of await clocks(store)) {
+      const get = getter(counting, now);
+      for (const path of ['global/markets/forex', 'global/markets/crypto']) {
+        const base = `/v2/snapshot/locale/${path}`;
+        await get(`${base}/tickers`);
+        const all = await get(`${base}/tickers`);
+        const tickers = all.body.tickers as Body[];
+        assert.ok(tickers.length >= 1, `${when}: ${path}`);
+        for (const s of tickers) {
+          const one = await get(`${base}/tickers/${s.ticker}`);
+          assert.deepEqual(one.body.ticker, s, `${when}: ${s.ticker}`);
+        }
+        assert.ok(all.queries <= 8, `${when}: ${all.queries} queries for ${tickers.length} ${path} tickers`);
+      }
+    }
+  });
+});
