@@ -15,7 +15,7 @@ import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import type { AssetClass } from '../market/now.js';
 import { roundPrice, roundVolume } from '../market/precision.js';
 import { listMarketTickers, marketTickers, tickerNames } from '../market/reference.js';
-import { indexSnapshot } from '../snapshots/index-snapshot.js';
+import { indexSnapshots } from '../snapshots/index-snapshot.js';
 import { latestQuoteBars } from '../snapshots/latest-bars.js';
 import { CRYPTO_EXCHANGE_ID, type V2Market, v2Snapshot, v2Snapshots } from '../snapshots/v2-snapshot.js';
 import type { Store } from '../store/store.js';
@@ -140,25 +140,30 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const nowMs = await ctx.now('indices');
     const offset = pageOffset(req);
     const anyOf = v.get('ticker.any_of');
-    const results: Record<string, unknown>[] = [];
+    let results: Record<string, unknown>[];
     let fetched: number;
     if (Array.isArray(anyOf)) {
       // Requested tickers answer in request order; unknown ones as NOT_FOUND items inside the 200.
       const page = anyOf.slice(offset, offset + limit + 1);
       fetched = page.length;
       const names = await tickerNames(ctx.store, 'indices');
-      for (const asked of page.slice(0, limit)) {
-        const ticker = names.has(asked) ? asked : names.has(`I:${asked}`) ? `I:${asked}` : undefined;
-        if (ticker === undefined)
-          results.push({ ticker: asked, error: 'NOT_FOUND', message: 'Ticker not found.' });
-        else
-          results.push(indexKeys(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs)));
-      }
+      const asked = page.slice(0, limit).map((a) => ({
+        asked: a,
+        ticker: names.has(a) ? a : names.has(`I:${a}`) ? `I:${a}` : undefined,
+      }));
+      const known = asked.flatMap(({ ticker }) =>
+        ticker === undefined ? [] : [{ ticker, name: names.get(ticker) ?? null }],
+      );
+      const snaps = (await indexSnapshots(ctx.store, known, nowMs)).values();
+      results = asked.map(({ asked: a, ticker }) =>
+        ticker === undefined
+          ? { ticker: a, error: 'NOT_FOUND', message: 'Ticker not found.' }
+          : indexKeys(snaps.next().value as Record<string, unknown>),
+      );
     } else {
       const rows = await listMarketTickers(ctx.store, 'indices', v, order, { limit, offset });
       fetched = rows.length;
-      for (const r of rows.slice(0, limit))
-        results.push(indexKeys(await indexSnapshot(ctx.store, r.ticker, r.name, nowMs)));
+      results = (await indexSnapshots(ctx.store, rows.slice(0, limit), nowMs)).map(indexKeys);
     }
     const body = { request_id: c.get('requestId'), results, status: 'OK' };
     return sendJson(c, withNextUrl(c, req, body, fetched, limit));

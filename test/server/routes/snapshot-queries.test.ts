@@ -95,4 +95,38 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
       }
     }
   });
+
+  test('/v3/snapshot/indices: one page costs what one index does', async (t) => {
+    const store = await openTestStore(t);
+    if (!store) return;
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    for (const [when, now] of await clocks(store)) {
+      const get = getter(counting, now);
+      await get('/v3/snapshot/indices?limit=250');
+      const page = await get('/v3/snapshot/indices?limit=250');
+      const results = page.body.results as Body[];
+      assert.ok(results.length >= 2, `${when}: ${results.length} indices`);
+      let most = 0;
+      for (const r of results) {
+        const one = await get(`/v3/snapshot/indices?ticker.any_of=${r.ticker}`);
+        assert.deepEqual(one.body.results, [r], `${when}: ${r.ticker}`);
+        most = Math.max(most, one.queries);
+      }
+      assert.ok(page.queries <= most + 1, `${when}: ${page.queries} queries for ${results.length} indices`);
+      const asked = [...results.map((r) => r.ticker), 'I:NOSUCH'].reverse();
+      const any = await get(`/v3/snapshot/indices?ticker.any_of=${asked.join(',')}&limit=250`);
+      assert.deepEqual(
+        any.body.results,
+        asked.map(
+          (a) =>
+            results.find((r) => r.ticker === a) ?? {
+              ticker: a,
+              error: 'NOT_FOUND',
+              message: 'Ticker not found.',
+            },
+        ),
+      );
+    }
+  });
 });
