@@ -39,6 +39,46 @@ function getter(counting: CountingStore, now: (cls?: AssetClass) => Promise<numb
 }
 
 describe('snapshot routes: a fixed number of store queries per page', () => {
+  test('/v3/snapshot: a page of 250 tickers costs a fixed number of queries, and each item is its own', async (t) => {
+    const store = await openTestStore(t);
+    if (!store) return;
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    for (const [when, now] of await clocks(store)) {
+      const get = getter(counting, now);
+      // Facts a read-only store keeps (splits, tick hours) are read once: warm them first.
+      await get('/v3/snapshot?limit=250');
+      const page = await get('/v3/snapshot?limit=250');
+      const results = page.body.results as Body[];
+      const types = new Set(results.map((r) => r.type));
+      assert.ok(results.length >= 100, `${when}: ${results.length} tickers`);
+      for (const type of ['fx', 'indices', 'options', 'stocks'])
+        assert.ok(types.has(type), `${when}: ${type}`);
+      assert.ok(page.queries <= 30, `${when}: ${page.queries} queries for ${results.length} tickers`);
+      // Each ticker alone gives what the page gives it.
+      for (const r of results.filter((_, i) => i % 7 === 0 || isEdge(results, i))) {
+        const alone = await get(`/v3/snapshot?ticker.any_of=${encodeURIComponent(r.ticker)}`);
+        assert.deepEqual(alone.body.results, [r], `${when}: ${r.ticker}`);
+        assert.ok(alone.queries <= 10, `${when}: ${alone.queries} queries for ${r.ticker}`);
+      }
+      // The same tickers listed, in another order, and one the store does not know.
+      const listed = results.slice(0, 40).map((r) => r.ticker as string);
+      const asked = [...listed].reverse();
+      asked.splice(5, 0, 'NOSUCHTICKER', 'X:BTCUSD');
+      const any = await get(
+        `/v3/snapshot?ticker.any_of=${asked.map(encodeURIComponent).join(',')}&limit=250`,
+      );
+      const crypto = await get('/v3/snapshot?ticker.any_of=X:BTCUSD');
+      const byTicker = new Map([...results, ...crypto.body.results].map((r) => [r.ticker, r]));
+      assert.deepEqual(
+        any.body.results,
+        asked.map((a) => byTicker.get(a) ?? { error: 'NOT_FOUND', message: 'Ticker not found.', ticker: a }),
+        when,
+      );
+      assert.ok(any.queries <= 31, `${when}: ${any.queries} queries for ${asked.length} listed tickers`);
+    }
+  });
+
   test('v2 stocks tickers, gainers and losers: the queries of one ticker, whatever the count', async (t) => {
     const store = await openTestStore(t);
     if (!store) return;
@@ -130,3 +170,9 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     }
   });
 });
+
+/** The first and last item of each asset class in a page: checked alone besides every seventh. */
+function isEdge(results: readonly Body[], i: number): boolean {
+  const type = results[i]?.type;
+  return results[i - 1]?.type !== type || results[i + 1]?.type !== type;
+}
