@@ -79,6 +79,41 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     }
   });
 
+  test('/v3/snapshot of options of several underlyings: the queries of one option', async (t) => {
+    const store = await openTestStore(t);
+    if (!store) return;
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    // One contract of each underlying: SPX's are an index's, priced from I:SPX.
+    const contracts = (
+      await store.all<{ ticker: string }>(
+        'SELECT min(ticker) AS ticker FROM option_contracts GROUP BY underlying_ticker ORDER BY ticker',
+      )
+    ).map((r) => r.ticker);
+    assert.ok(contracts.length >= 4, `${contracts.length} underlyings`);
+    for (const [when, now] of await clocks(store)) {
+      const get = getter(counting, now);
+      await get(`/v3/snapshot?ticker.any_of=${contracts.join(',')}`);
+      const page = await get(`/v3/snapshot?ticker.any_of=${contracts.join(',')}`);
+      const results = page.body.results as Body[];
+      assert.deepEqual(
+        results.map((r) => r.ticker),
+        contracts,
+      );
+      assert.ok(
+        results.some((r) => r.underlying_asset !== undefined),
+        `${when}: some underlyings priced`,
+      );
+      let most = 0;
+      for (const r of results) {
+        const one = await get(`/v3/snapshot?ticker.any_of=${r.ticker}`);
+        assert.deepEqual(one.body.results, [r], `${when}: ${r.ticker}`);
+        most = Math.max(most, one.queries);
+      }
+      assert.ok(page.queries <= most, `${when}: ${page.queries} queries for ${results.length} options`);
+    }
+  });
+
   test('v2 stocks tickers, gainers and losers: the queries of one ticker, whatever the count', async (t) => {
     const store = await openTestStore(t);
     if (!store) return;
