@@ -3,7 +3,7 @@ import { NEW_YORK } from '../../dates/time-zone.js';
 import { nyseHolidays } from '../calendar/index.js';
 import type { Columns, SqlDialect, Store } from '../store/store.js';
 import { storeFact } from './facts.js';
-import { splitFactorSql, splitSteps } from './splits.js';
+import { type SplitStep, splitFactorAt, splitFactorSql, splitSteps, splitStepsOf } from './splits.js';
 import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from './time-zone.js';
 import {
   type BarTimespan,
@@ -585,10 +585,15 @@ export interface TickersBarQuery {
   fromMs: number;
   /** End of the range, inclusive (Unix ms); snapped forward to the end of its window. */
   toMs: number;
+  /**
+   * Apply splits, as {@link queryBars} does (day windows only).
+   * @default false
+   */
+  adjusted?: boolean;
 }
 
 /**
- * The bars {@link queryBars} gives for each of `tickers` (multiplier 1, unadjusted, ascending, no limit:
+ * The bars {@link queryBars} gives for each of `tickers` (multiplier 1, ascending, no limit:
  * a snapshot's span of a few days), built the same way from the same sources, in a fixed number of
  * queries for the whole list: one per time zone and day rule among the tickers (a US stock's day takes
  * its prices from the regular session, an index's or an option's from the whole day). Tickers without
@@ -676,25 +681,57 @@ async function groupBars(
          AND t >= $4 AND t < $5
        GROUP BY ticker, rk, k`;
   const base = `SELECT * FROM (${ticks} UNION ALL ${stored}) WHERE k >= $6 AND k < $7`;
-  const rows = await store.columns<BaseRow & { tk: string }>(
-    `SELECT ch.ticker AS tk, ${d.double('ch.k')} AS bkey, ch.ko AS o, ch.kh AS h, ch.kl AS l, ch.kc AS c,
+  const [read, steps] = await Promise.all([
+    store.columns<BaseRow & { tk: string }>(
+      `SELECT ch.ticker AS tk, ${d.double('ch.k')} AS bkey, ch.ko AS o, ch.kh AS h, ch.kl AS l, ch.kc AS c,
             ch.kv AS v, ch.kpv AS pv, ch.kn AS n, ch.kall AS alln
        FROM (${d.leastRankPer(base, `ticker, ${dayOfKey}`)}) ch
       ORDER BY ch.ticker, ch.k`,
-    [
-      listValue([...group.tickers]),
-      BigInt(rangeStart) * 1_000_000n,
-      BigInt(rangeEnd) * 1_000_000n,
-      BigInt(rangeStart),
-      BigInt(rangeEnd),
-      BigInt(keys[0] as number),
-      BigInt(keys[1] as number),
-    ],
-  );
+      [
+        listValue([...group.tickers]),
+        BigInt(rangeStart) * 1_000_000n,
+        BigInt(rangeEnd) * 1_000_000n,
+        BigInt(rangeStart),
+        BigInt(rangeEnd),
+        BigInt(keys[0] as number),
+        BigInt(keys[1] as number),
+      ],
+    ),
+    q.adjusted && !intraday ? splitStepsOf(store, group.tickers) : undefined,
+  ]);
+  const rows = steps ? adjustDays(read, steps) : read;
   // One base aggregate per window: a minute window is its base aggregate, a day window its day.
   const windowStart = intraday ? (k: number) => k * baseMs : (k: number) => localMidnight(tz, k);
   for (let i = 0; i < rows.tk.length; i++) {
     const k = rows.bkey[i] as number;
     out.get(rows.tk[i] as string)?.push(combine(windowStart(k), rows, { window: k, start: i, end: i + 1 }));
   }
+}
+
+/**
+ * Day rows (`bkey` the local day) with their prices divided by the split factor of their ticker's day
+ * and their volume multiplied by it, as queryBars adjusts them in SQL; `pv` stays as read (a bar's vw
+ * is Σ pv over the adjusted volume). Rows of tickers without splits keep their values.
+ */
+function adjustDays<T extends BaseRow & { tk: string }>(
+  rows: Columns<T>,
+  steps: ReadonlyMap<string, readonly SplitStep[]>,
+): Columns<T> {
+  const factors = rows.tk.map((tk, i) => {
+    const s = steps.get(tk) ?? [];
+    return s.length === 0 ? undefined : splitFactorAt(s, rows.bkey[i] as number);
+  });
+  const by = (values: readonly number[], op: '/' | '*') =>
+    values.map((x, i) => {
+      const f = factors[i];
+      return f === undefined ? x : op === '/' ? x / f : x * f;
+    });
+  return {
+    ...rows,
+    o: by(rows.o, '/'),
+    h: by(rows.h, '/'),
+    l: by(rows.l, '/'),
+    c: by(rows.c, '/'),
+    v: by(rows.v, '*'),
+  };
 }

@@ -7,7 +7,7 @@ export {
   queryBars,
   type TickersBarQuery,
 } from './bars.js';
-export { dayBarStamp } from './day-stamp.js';
+export { dayBarStamp, dayBarStamps } from './day-stamp.js';
 export {
   type BarQuote,
   firstDataTime,
@@ -34,6 +34,7 @@ export {
 export {
   type DailyOptions,
   dailyBar,
+  dailyBars,
   type ExtendedHours,
   extendedHours,
   previousSessionBar,

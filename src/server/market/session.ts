@@ -1,6 +1,6 @@
 import { dayOf, startOfDay } from '../../dates/time-zone.js';
 import type { Store } from '../store/store.js';
-import { type Bar, queryBars } from './bars.js';
+import { type Bar, barsOfTickers, queryBars } from './bars.js';
 import { marketTimeZone } from './time-zone.js';
 
 const HOUR = 3_600_000;
@@ -21,18 +21,39 @@ export async function dailyBar(
   date: string,
   options: DailyOptions = {},
 ): Promise<Bar | undefined> {
-  const start = startOfDay(date, marketTimeZone(ticker));
-  const page = await queryBars(store, {
-    ticker,
-    multiplier: 1,
-    timespan: 'day',
-    fromMs: start,
-    toMs: start,
-    adjusted: options.adjusted !== false,
-    sort: 'asc',
-    limit: 1,
-  });
-  return page.bars[0];
+  return (await dailyBars(store, [ticker], date, options)).get(ticker);
+}
+
+/**
+ * {@link dailyBar} of each of `tickers` (each on its market's calendar): one store query per time zone
+ * and day rule among them, plus their splits when adjusted; tickers without data are left out.
+ */
+export async function dailyBars(
+  store: Store,
+  tickers: readonly string[],
+  date: string,
+  options: DailyOptions = {},
+): Promise<Map<string, Bar>> {
+  const byZone = new Map<string, string[]>();
+  for (const t of tickers) {
+    const tz = marketTimeZone(t);
+    byZone.set(tz, [...(byZone.get(tz) ?? []), t]);
+  }
+  const out = new Map<string, Bar>();
+  await Promise.all(
+    [...byZone].map(async ([tz, list]) => {
+      const start = startOfDay(date, tz);
+      const adjusted = options.adjusted !== false;
+      const bars = await barsOfTickers(store, list, {
+        timespan: 'day',
+        fromMs: start,
+        toMs: start,
+        adjusted,
+      });
+      for (const [t, [bar]] of bars) if (bar) out.set(t, bar);
+    }),
+  );
+  return out;
 }
 
 /** A session's daily bar with the date it belongs to. */

@@ -204,6 +204,36 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
       );
     }
   });
+  test('grouped daily: the queries of one ticker, and each bar the daily bar of /v1/open-close', async (t) => {
+    const store = await openTestStore(t);
+    if (!store) return;
+    t.after(() => store.close());
+    const counting = countingStore(store);
+    const [, now] = (await clocks(store))[0] as [string, (cls?: AssetClass) => Promise<number>];
+    const get = getter(counting, now);
+    // AAPL's 7-for-1 split of 2014-06-09 adjusts its 2013 bars; crypto stamps come from the day's data.
+    for (const [market, date] of [
+      ['us/market/stocks', '2013-10-07'],
+      ['us/market/stocks', '2014-06-06'],
+      ['global/market/fx', '2014-05-01'],
+      ['global/market/crypto', '2018-04-04'],
+    ] as const) {
+      for (const adjusted of [true, false]) {
+        const path = `/v2/aggs/grouped/locale/${market}/${date}?adjusted=${adjusted}`;
+        await get(path);
+        const grouped = await get(path);
+        const results = grouped.body.results as Body[];
+        assert.ok(results.length >= 1, path);
+        assert.ok(grouped.queries <= 4, `${path}: ${grouped.queries} queries for ${results.length} tickers`);
+        for (const r of results) {
+          const alone = await get(`/v1/open-close/${r.T}/${date}?adjusted=${adjusted}`);
+          const { open, high, low, close, volume } = alone.body;
+          assert.deepEqual([r.o, r.h, r.l, r.c], [open, high, low, close], `${path}: ${r.T}`);
+          if (volume !== undefined) assert.equal(r.v, volume, `${path}: ${r.T}`);
+        }
+      }
+    }
+  });
 });
 
 /** The first and last item of each asset class in a page: checked alone besides every seventh. */
