@@ -37,6 +37,7 @@ export {
   dailyBars,
   type ExtendedHours,
   extendedHours,
+  lastTimesBefore,
   previousSessionBar,
   type SessionBar,
 } from './session.js';

@@ -2,7 +2,7 @@ import { listValue } from '@duckdb/node-api';
 import { addDays } from '../../dates/calendar.js';
 import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
 import { isTradingDay, previousTradingDay, tradingSession, weekday } from '../calendar/index.js';
-import { type Bar, barsOfTickers, marketTimeZone } from '../market/index.js';
+import { type Bar, barsOfTickers, lastTimesBefore, marketTimeZone } from '../market/index.js';
 import type { Store } from '../store/store.js';
 
 /** A bar aggregated from minute bars, with its volume-weighted price. */
@@ -175,30 +175,6 @@ async function zoneSessions(
     }
     out.set(ticker, s);
   }
-}
-
-/**
- * The last instant (Unix ms) with data (a bar's start or a trade) strictly before `beforeMs` of each of
- * `tickers`; tickers without any are left out.
- */
-async function lastTimesBefore(
-  store: Store,
-  tickers: readonly string[],
-  beforeMs: number,
-): Promise<Map<string, number>> {
-  const d = store.dialect;
-  const inList = d.inList('ticker', '$1');
-  // `last_t`, not `t`: ClickHouse would read the inner `max(t)` as the outer alias.
-  const rows = await store.all<{ tk: string; last_t: number }>(
-    `SELECT ticker AS tk, max(last_t) AS last_t FROM (
-       SELECT ticker, ${d.double('max(t)')} AS last_t FROM bars WHERE ${inList} AND t < $2 GROUP BY ticker
-       UNION ALL
-       SELECT ticker, ${d.double(d.intDiv('max(sip_timestamp)', '1000000'))} AS last_t FROM trades
-        WHERE ${inList} AND sip_timestamp < $3 GROUP BY ticker)
-     GROUP BY ticker`,
-    [listValue([...tickers]), BigInt(beforeMs), BigInt(beforeMs) * 1_000_000n],
-  );
-  return new Map(rows.map((r) => [r.tk, Number(r.last_t)]));
 }
 
 /** A split's ratio (new shares per old share) and its execution date. */
