@@ -1,8 +1,9 @@
+import { listValue } from '@duckdb/node-api';
 import { NEW_YORK } from '../../dates/time-zone.js';
 import { nyseHolidays } from '../calendar/index.js';
 import type { Columns, SqlDialect, Store } from '../store/store.js';
 import { storeFact } from './facts.js';
-import { splitFactorSql, splitSteps } from './splits.js';
+import { type SplitStep, splitFactorAt, splitFactorSql, splitSteps, splitStepsOf } from './splits.js';
 import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from './time-zone.js';
 import {
   type BarTimespan,
@@ -574,5 +575,163 @@ function sessionSql(
         ? ms(16 * HOUR_MS)
         : `CASE WHEN ${d.intDiv(local, `${day}`)} IN (${early.join(', ')}) THEN ${ms(13 * HOUR_MS)} ELSE ${ms(16 * HOUR_MS)} END`;
     return `(${tod} + ${length} > ${ms(9.5 * HOUR_MS)} AND ${tod} < ${close})`;
+  };
+}
+
+/** What {@link barsOfTickers} builds: one-timespan windows, unadjusted, ascending, of each ticker listed. */
+export interface TickersBarQuery {
+  timespan: 'minute' | 'day';
+  /** Start of the range (Unix ms); snapped back to the start of its window. */
+  fromMs: number;
+  /** End of the range, inclusive (Unix ms); snapped forward to the end of its window. */
+  toMs: number;
+  /**
+   * Apply splits, as {@link queryBars} does (day windows only).
+   * @default false
+   */
+  adjusted?: boolean;
+}
+
+/**
+ * The bars {@link queryBars} gives for each of `tickers` (multiplier 1, ascending, no limit:
+ * a snapshot's span of a few days), built the same way from the same sources, in a fixed number of
+ * queries for the whole list: one per time zone and day rule among the tickers (a US stock's day takes
+ * its prices from the regular session, an index's or an option's from the whole day). Tickers without
+ * bars map to an empty list.
+ */
+export async function barsOfTickers(
+  store: Store,
+  tickers: readonly string[],
+  q: TickersBarQuery,
+): Promise<Map<string, Bar[]>> {
+  const out = new Map<string, Bar[]>(tickers.map((t) => [t, []]));
+  const groups = new Map<string, { tz: string; split: boolean; tickers: string[] }>();
+  for (const t of new Set(tickers)) {
+    const tz = marketTimeZone(t);
+    const split = q.timespan === 'day' && regularSessionSplit(t);
+    const key = `${tz}|${split}`;
+    const group = groups.get(key) ?? { tz, split, tickers: [] };
+    group.tickers.push(t);
+    groups.set(key, group);
+  }
+  await Promise.all([...groups.values()].map((g) => groupBars(store, g, q, out)));
+  return out;
+}
+
+/** {@link barsOfTickers} of tickers sharing a time zone and a day rule, into `out`. */
+async function groupBars(
+  store: Store,
+  group: { tz: string; split: boolean; tickers: readonly string[] },
+  q: TickersBarQuery,
+  out: Map<string, Bar[]>,
+): Promise<void> {
+  const { tz } = group;
+  const d = store.dialect;
+  const intraday = q.timespan === 'minute';
+  const baseMs = intraday ? 60_000 : DAY_MS;
+  // As queryBars bounds them: minute windows are keyed on the UTC clock, days on the local calendar.
+  let rangeStart: number;
+  let rangeEnd: number;
+  if (intraday) {
+    rangeStart = Math.floor(q.fromMs / baseMs) * baseMs;
+    rangeEnd = (Math.floor(q.toMs / baseMs) + 1) * baseMs;
+  } else {
+    const cover = offsetSegments(tz, q.fromMs - 2 * DAY_MS, q.toMs + 2 * DAY_MS);
+    rangeStart = localMidnight(tz, localDay(cover, q.fromMs));
+    rangeEnd = localMidnight(tz, localDay(cover, q.toMs) + 1);
+  }
+  if (!(rangeStart < rangeEnd)) return;
+  const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
+  const keys = intraday
+    ? [rangeStart / baseMs, rangeEnd / baseMs]
+    : [localDay(segments, rangeStart), localDay(segments, rangeEnd)];
+  const sources = sourcesFor(q.timespan);
+  const rank = (s: SourceKind) => sources.indexOf(s);
+  const barKinds = sources.filter((s) => s !== 'trades');
+  const keyOf = (column: string, scale: number) =>
+    intraday
+      ? d.intDiv(column, `${BigInt(baseMs) * BigInt(scale)}`)
+      : d.intDiv(`${column} + ${offsetSql(segments, column, scale)}`, `${BigInt(baseMs) * BigInt(scale)}`);
+  const dayOfKey = intraday
+    ? d.intDiv(`k * ${baseMs} + ${offsetSql(segments, `k * ${baseMs}`)}`, `${DAY_MS}`)
+    : 'k';
+  const session = group.split ? sessionSql(d, segments, rangeStart, rangeEnd) : undefined;
+  const price = (agg: string, inSession: string) => (session ? d.preferWhere(agg, inSession) : agg);
+  const tickInSession = session ? session('sip_timestamp', 1_000_000, '1') : '';
+  const barInSession = session ? session('t', 1, RESOLUTION_LENGTH_SQL) : '';
+  const inList = d.inList('ticker', '$1');
+  // The same base aggregates as queryBars reads, per ticker; each ticker's day takes them from the finest
+  // source that has that day.
+  const ticks = `
+      SELECT ticker, ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS k,
+             ${price(d.argMin('price', TICK_ORDER), tickInSession)} AS ko,
+             ${price('max(price)', tickInSession)} AS kh, ${price('min(price)', tickInSession)} AS kl,
+             ${price(d.argMax('price', TICK_ORDER), tickInSession)} AS kc, sum(size) AS kv,
+             sum(price * size) AS kpv, ${d.double('count(*)')} AS kn, 1 = 1 AS kall
+        FROM trades WHERE ${inList} AND sip_timestamp >= $2 AND sip_timestamp < $3
+       GROUP BY ticker, k`;
+  const stored = `
+      SELECT ticker, CASE ${barKinds.map((k) => `WHEN resolution = '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
+             ${keyOf('t', 1)} AS k, ${price(d.argMin('o', 't'), barInSession)} AS ko,
+             ${price('max(h)', barInSession)} AS kh, ${price('min(l)', barInSession)} AS kl,
+             ${price(d.argMax('c', 't'), barInSession)} AS kc,
+             sum(v) AS kv, sum(coalesce(vw, (h + l + c) / 3) * v) AS kpv, ${d.double('sum(n)')} AS kn,
+             count(n) = count(*) AS kall
+        FROM bars WHERE ${inList} AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
+         AND t >= $4 AND t < $5
+       GROUP BY ticker, rk, k`;
+  const base = `SELECT * FROM (${ticks} UNION ALL ${stored}) WHERE k >= $6 AND k < $7`;
+  const [read, steps] = await Promise.all([
+    store.columns<BaseRow & { tk: string }>(
+      `SELECT ch.ticker AS tk, ${d.double('ch.k')} AS bkey, ch.ko AS o, ch.kh AS h, ch.kl AS l, ch.kc AS c,
+            ch.kv AS v, ch.kpv AS pv, ch.kn AS n, ch.kall AS alln
+       FROM (${d.leastRankPer(base, `ticker, ${dayOfKey}`)}) ch
+      ORDER BY ch.ticker, ch.k`,
+      [
+        listValue([...group.tickers]),
+        BigInt(rangeStart) * 1_000_000n,
+        BigInt(rangeEnd) * 1_000_000n,
+        BigInt(rangeStart),
+        BigInt(rangeEnd),
+        BigInt(keys[0] as number),
+        BigInt(keys[1] as number),
+      ],
+    ),
+    q.adjusted && !intraday ? splitStepsOf(store, group.tickers) : undefined,
+  ]);
+  const rows = steps ? adjustDays(read, steps) : read;
+  // One base aggregate per window: a minute window is its base aggregate, a day window its day.
+  const windowStart = intraday ? (k: number) => k * baseMs : (k: number) => localMidnight(tz, k);
+  for (let i = 0; i < rows.tk.length; i++) {
+    const k = rows.bkey[i] as number;
+    out.get(rows.tk[i] as string)?.push(combine(windowStart(k), rows, { window: k, start: i, end: i + 1 }));
+  }
+}
+
+/**
+ * Day rows (`bkey` the local day) with their prices divided by the split factor of their ticker's day
+ * and their volume multiplied by it, as queryBars adjusts them in SQL; `pv` stays as read (a bar's vw
+ * is Σ pv over the adjusted volume). Rows of tickers without splits keep their values.
+ */
+function adjustDays<T extends BaseRow & { tk: string }>(
+  rows: Columns<T>,
+  steps: ReadonlyMap<string, readonly SplitStep[]>,
+): Columns<T> {
+  const factors = rows.tk.map((tk, i) => {
+    const s = steps.get(tk) ?? [];
+    return s.length === 0 ? undefined : splitFactorAt(s, rows.bkey[i] as number);
+  });
+  const by = (values: readonly number[], op: '/' | '*') =>
+    values.map((x, i) => {
+      const f = factors[i];
+      return f === undefined ? x : op === '/' ? x / f : x * f;
+    });
+  return {
+    ...rows,
+    o: by(rows.o, '/'),
+    h: by(rows.h, '/'),
+    l: by(rows.l, '/'),
+    c: by(rows.c, '/'),
+    v: by(rows.v, '*'),
   };
 }

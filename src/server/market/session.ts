@@ -1,6 +1,7 @@
+import { listValue } from '@duckdb/node-api';
 import { dayOf, startOfDay } from '../../dates/time-zone.js';
 import type { Store } from '../store/store.js';
-import { type Bar, queryBars } from './bars.js';
+import { type Bar, barsOfTickers, queryBars } from './bars.js';
 import { marketTimeZone } from './time-zone.js';
 
 const HOUR = 3_600_000;
@@ -21,18 +22,39 @@ export async function dailyBar(
   date: string,
   options: DailyOptions = {},
 ): Promise<Bar | undefined> {
-  const start = startOfDay(date, marketTimeZone(ticker));
-  const page = await queryBars(store, {
-    ticker,
-    multiplier: 1,
-    timespan: 'day',
-    fromMs: start,
-    toMs: start,
-    adjusted: options.adjusted !== false,
-    sort: 'asc',
-    limit: 1,
-  });
-  return page.bars[0];
+  return (await dailyBars(store, [ticker], date, options)).get(ticker);
+}
+
+/**
+ * {@link dailyBar} of each of `tickers` (each on its market's calendar): one store query per time zone
+ * and day rule among them, plus their splits when adjusted; tickers without data are left out.
+ */
+export async function dailyBars(
+  store: Store,
+  tickers: readonly string[],
+  date: string,
+  options: DailyOptions = {},
+): Promise<Map<string, Bar>> {
+  const byZone = new Map<string, string[]>();
+  for (const t of tickers) {
+    const tz = marketTimeZone(t);
+    byZone.set(tz, [...(byZone.get(tz) ?? []), t]);
+  }
+  const out = new Map<string, Bar>();
+  await Promise.all(
+    [...byZone].map(async ([tz, list]) => {
+      const start = startOfDay(date, tz);
+      const adjusted = options.adjusted !== false;
+      const bars = await barsOfTickers(store, list, {
+        timespan: 'day',
+        fromMs: start,
+        toMs: start,
+        adjusted,
+      });
+      for (const [t, [bar]] of bars) if (bar) out.set(t, bar);
+    }),
+  );
+  return out;
 }
 
 /** A session's daily bar with the date it belongs to. */
@@ -53,21 +75,35 @@ export async function previousSessionBar(
 ): Promise<SessionBar | undefined> {
   const tz = marketTimeZone(ticker);
   const dayStart = startOfDay(dayOf(beforeMs, tz), tz);
-  const d = store.dialect;
-  const rows = await store.all<{ t: number | null }>(
-    `SELECT ${d.double(
-      d.greatest(
-        `(SELECT ${d.maxOrNull('t')} FROM bars WHERE ticker = $1 AND t < $2)`,
-        `(SELECT ${d.intDiv(d.maxOrNull('sip_timestamp'), '1000000')} FROM trades WHERE ticker = $1 AND sip_timestamp < $3)`,
-      ),
-    )} AS t`,
-    [ticker, BigInt(dayStart), BigInt(dayStart) * 1_000_000n],
-  );
-  const t = rows[0]?.t;
-  if (t === null || t === undefined) return undefined;
+  const t = (await lastTimesBefore(store, [ticker], dayStart)).get(ticker);
+  if (t === undefined) return undefined;
   const date = dayOf(t, tz);
   const bar = await dailyBar(store, ticker, date, options);
   return bar ? { date, bar } : undefined;
+}
+
+/**
+ * The last instant (Unix ms) with data (a bar's start or a trade) strictly before `beforeMs` of each of
+ * `tickers`, in one query; tickers without any are left out.
+ */
+export async function lastTimesBefore(
+  store: Store,
+  tickers: readonly string[],
+  beforeMs: number,
+): Promise<Map<string, number>> {
+  const d = store.dialect;
+  const inList = d.inList('ticker', '$1');
+  // `last_t`, not `t`: ClickHouse would read the inner `max(t)` as the outer alias.
+  const rows = await store.all<{ tk: string; last_t: number }>(
+    `SELECT ticker AS tk, max(last_t) AS last_t FROM (
+       SELECT ticker, ${d.double('max(t)')} AS last_t FROM bars WHERE ${inList} AND t < $2 GROUP BY ticker
+       UNION ALL
+       SELECT ticker, ${d.double(d.intDiv('max(sip_timestamp)', '1000000'))} AS last_t FROM trades
+        WHERE ${inList} AND sip_timestamp < $3 GROUP BY ticker)
+     GROUP BY ticker`,
+    [listValue([...tickers]), BigInt(beforeMs), BigInt(beforeMs) * 1_000_000n],
+  );
+  return new Map(rows.map((r) => [r.tk, Number(r.last_t)]));
 }
 
 /** Extended-hours prices of one US session. */

@@ -1,3 +1,4 @@
+import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/store.js';
 import { storeFact } from './facts.js';
 
@@ -15,26 +16,52 @@ export interface SplitStep {
 /**
  * The split steps of a ticker, latest first, each with the cumulative ratio of every split on or after
  * its date: a bar before a 7-for-1 split has its prices divided by 7 and its volume multiplied by 7.
- * Kept per ticker for a read-only store (`storeFact`).
+ * Kept per ticker for a read-only store (`storeFact`). {@link splitStepsOf} of one.
  */
-export function splitSteps(store: Store, ticker: string): Promise<readonly SplitStep[]> {
-  return storeFact(store, `splits ${ticker}`, () => readSplitSteps(store, ticker));
+export async function splitSteps(store: Store, ticker: string): Promise<readonly SplitStep[]> {
+  return (await splitStepsOf(store, [ticker])).get(ticker) ?? [];
 }
 
-async function readSplitSteps(store: Store, ticker: string): Promise<readonly SplitStep[]> {
-  const rows = await store.all<{ d: string; split_from: number; split_to: number }>(
-    `SELECT ${store.dialect.dateText('execution_date')} AS d, split_from, split_to
-       FROM splits WHERE ticker = $1 AND split_from > 0 AND split_to > 0
-      ORDER BY execution_date DESC`,
-    [ticker],
+/**
+ * {@link splitSteps} of each of `tickers`: the steps a read-only store keeps are not read again, the
+ * others are read in one query for the whole list.
+ */
+export async function splitStepsOf(
+  store: Store,
+  tickers: readonly string[],
+): Promise<Map<string, readonly SplitStep[]>> {
+  let read: Promise<Map<string, SplitStep[]>> | undefined;
+  const steps = await Promise.all(
+    tickers.map((t) =>
+      storeFact(store, `splits ${t}`, async () => {
+        read ??= readSplitSteps(store, tickers);
+        return (await read).get(t) ?? [];
+      }),
+    ),
   );
-  const steps: SplitStep[] = [];
+  return new Map(tickers.map((t, i) => [t, steps[i] as readonly SplitStep[]]));
+}
+
+async function readSplitSteps(store: Store, tickers: readonly string[]): Promise<Map<string, SplitStep[]>> {
+  const rows = await store.all<{ tk: string; d: string; split_from: number; split_to: number }>(
+    `SELECT ticker AS tk, ${store.dialect.dateText('execution_date')} AS d, split_from, split_to
+       FROM splits WHERE ${store.dialect.inList('ticker', '$1')} AND split_from > 0 AND split_to > 0
+      ORDER BY ticker, execution_date DESC`,
+    [listValue([...tickers])],
+  );
+  const out = new Map<string, SplitStep[]>();
   let factor = 1;
   for (const r of rows) {
+    let steps = out.get(r.tk);
+    if (!steps) {
+      steps = [];
+      out.set(r.tk, steps);
+      factor = 1;
+    }
     factor *= r.split_to / r.split_from;
     steps.push({ beforeDay: Date.parse(`${r.d}T00:00:00Z`) / DAY_MS, factor });
   }
-  return steps;
+  return out;
 }
 
 /** A SQL expression giving the split factor of the local day number in column `column`. */

@@ -9,7 +9,9 @@ import {
   assetClassOf,
   type Bar,
   dailyBar,
+  dailyBars,
   dayBarStamp,
+  dayBarStamps,
   extendedHours,
   marketTimeZone,
   previousSessionBar,
@@ -122,14 +124,13 @@ export function aggregateRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
         dayStartMs(date, tz, 0),
         dayStartMs(date, tz, 1),
       );
-      const results: Record<string, unknown>[] = [];
-      for (const ticker of tickers) {
-        const bar = await dailyBar(ctx.store, ticker, date, { adjusted });
-        if (bar) {
-          const t = await dayBarStamp(ctx.store, ticker, date, 'grouped');
-          results.push({ T: ticker, ...barJson({ ...bar, t }, ticker) });
-        }
-      }
+      const bars = await dailyBars(ctx.store, tickers, date, { adjusted });
+      const traded = tickers.filter((t) => bars.has(t));
+      const stamps = await dayBarStamps(ctx.store, traded, date, 'grouped');
+      const results = traded.map((ticker) => ({
+        T: ticker,
+        ...barJson({ ...(bars.get(ticker) as Bar), t: stamps.get(ticker) as number }, ticker),
+      }));
       return sendJson(c, {
         queryCount: results.length,
         resultsCount: results.length,

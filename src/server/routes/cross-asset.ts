@@ -11,7 +11,7 @@ import {
   notFoundItem,
   type SnapshotSubject,
   summaryOf,
-  unifiedSnapshot,
+  unifiedSnapshots,
 } from '../snapshots/unified-snapshot.js';
 import type { Store } from '../store/store.js';
 import { parseRequest, routePattern } from '../validate.js';
@@ -23,12 +23,11 @@ async function snapshotsOf(
   now: ServerContext['now'],
 ): Promise<Record<string, unknown>[]> {
   const subjects = await snapshotSubjects(store, tickers);
-  const out: Record<string, unknown>[] = [];
-  for (const t of tickers) {
-    const subject = subjects.get(t);
-    out.push(subject ? await unifiedSnapshot(store, subject, await now(assetClassOf(t))) : notFoundItem(t));
-  }
-  return out;
+  const known = tickers.flatMap((t) => subjects.get(t) ?? []);
+  const snaps = (await unifiedSnapshots(store, known, (t) => now(assetClassOf(t)))).values();
+  return tickers.map((t) =>
+    subjects.has(t) ? (snaps.next().value as Record<string, unknown>) : notFoundItem(t),
+  );
 }
 
 /** The snapshot across asset classes (`/v3/snapshot`) and the summaries (`/v1/summaries`). */
@@ -63,9 +62,7 @@ export function crossAssetRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       limit: String(limit),
       order: desc ? 'desc' : 'asc',
     });
-    const results: Record<string, unknown>[] = [];
-    for (const s of page.rows)
-      results.push(await unifiedSnapshot(ctx.store, s, await now(assetClassOf(s.ticker))));
+    const results = await unifiedSnapshots(ctx.store, page.rows, (t) => now(assetClassOf(t)));
     return sendJson(c, {
       ...envelope(results),
       ...(page.nextUrl !== undefined && { next_url: page.nextUrl }),

@@ -15,9 +15,9 @@ import { pageOffset, withNextUrl } from '../listing/offset-page.js';
 import type { AssetClass } from '../market/now.js';
 import { roundPrice, roundVolume } from '../market/precision.js';
 import { listMarketTickers, marketTickers, tickerNames } from '../market/reference.js';
-import { indexSnapshot } from '../snapshots/index-snapshot.js';
+import { indexSnapshots } from '../snapshots/index-snapshot.js';
 import { latestQuoteBars } from '../snapshots/latest-bars.js';
-import { CRYPTO_EXCHANGE_ID, type V2Market, type V2Snapshot, v2Snapshot } from '../snapshots/v2-snapshot.js';
+import { CRYPTO_EXCHANGE_ID, type V2Market, v2Snapshot, v2Snapshots } from '../snapshots/v2-snapshot.js';
 import type { Store } from '../store/store.js';
 import { parseRequest, routePattern } from '../validate.js';
 
@@ -80,17 +80,6 @@ function requestedTickers(
   return (decodeParam(param, raw.join(',')) as string[]).map((t) => withPrefix(t, prefix));
 }
 
-async function snapshotsOf(
-  store: Store,
-  list: readonly string[],
-  market: V2Market,
-  nowMs: number,
-): Promise<V2Snapshot[]> {
-  const out: V2Snapshot[] = [];
-  for (const t of list) out.push(await v2Snapshot(store, t, market, nowMs));
-  return out;
-}
-
 /**
  * v2 snapshots of stocks, forex and crypto (one ticker, all or listed tickers, gainers and losers), the
  * crypto level-2 book, and the v3 indices snapshot.
@@ -104,7 +93,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     app.get(routePattern(all), async (c) => {
       parseRequest(all, c);
       const list = await marketTickers(ctx.store, m.store, requestedTickers(c, all, m.prefix));
-      const snaps = await snapshotsOf(ctx.store, list, m.market, await ctx.now(m.store));
+      const snaps = await v2Snapshots(ctx.store, list, m.market, await ctx.now(m.store));
       return sendJson(c, { count: snaps.length, status: 'OK', tickers: snaps.map((s) => v2Keys(s.body)) });
     });
 
@@ -134,7 +123,7 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
       const { values } = parseRequest(movers, c);
       const gainers = values.get('direction') === 'gainers';
       const list = await marketTickers(ctx.store, m.store);
-      const snaps = (await snapshotsOf(ctx.store, list, m.market, await ctx.now(m.store)))
+      const snaps = (await v2Snapshots(ctx.store, list, m.market, await ctx.now(m.store)))
         .filter((s) => s.ranked && (m.market !== 'stocks' || s.volume >= MOVER_MIN_VOLUME))
         .filter((s) => (gainers ? s.changePerc > 0 : s.changePerc < 0))
         .sort((a, b) => (gainers ? b.changePerc - a.changePerc : a.changePerc - b.changePerc))
@@ -151,25 +140,30 @@ export function snapshotRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     const nowMs = await ctx.now('indices');
     const offset = pageOffset(req);
     const anyOf = v.get('ticker.any_of');
-    const results: Record<string, unknown>[] = [];
+    let results: Record<string, unknown>[];
     let fetched: number;
     if (Array.isArray(anyOf)) {
       // Requested tickers answer in request order; unknown ones as NOT_FOUND items inside the 200.
       const page = anyOf.slice(offset, offset + limit + 1);
       fetched = page.length;
       const names = await tickerNames(ctx.store, 'indices');
-      for (const asked of page.slice(0, limit)) {
-        const ticker = names.has(asked) ? asked : names.has(`I:${asked}`) ? `I:${asked}` : undefined;
-        if (ticker === undefined)
-          results.push({ ticker: asked, error: 'NOT_FOUND', message: 'Ticker not found.' });
-        else
-          results.push(indexKeys(await indexSnapshot(ctx.store, ticker, names.get(ticker) ?? null, nowMs)));
-      }
+      const asked = page.slice(0, limit).map((a) => ({
+        asked: a,
+        ticker: names.has(a) ? a : names.has(`I:${a}`) ? `I:${a}` : undefined,
+      }));
+      const known = asked.flatMap(({ ticker }) =>
+        ticker === undefined ? [] : [{ ticker, name: names.get(ticker) ?? null }],
+      );
+      const snaps = (await indexSnapshots(ctx.store, known, nowMs)).values();
+      results = asked.map(({ asked: a, ticker }) =>
+        ticker === undefined
+          ? { ticker: a, error: 'NOT_FOUND', message: 'Ticker not found.' }
+          : indexKeys(snaps.next().value as Record<string, unknown>),
+      );
     } else {
       const rows = await listMarketTickers(ctx.store, 'indices', v, order, { limit, offset });
       fetched = rows.length;
-      for (const r of rows.slice(0, limit))
-        results.push(indexKeys(await indexSnapshot(ctx.store, r.ticker, r.name, nowMs)));
+      results = (await indexSnapshots(ctx.store, rows.slice(0, limit), nowMs)).map(indexKeys);
     }
     const body = { request_id: c.get('requestId'), results, status: 'OK' };
     return sendJson(c, withNextUrl(c, req, body, fetched, limit));

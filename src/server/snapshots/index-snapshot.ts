@@ -1,7 +1,7 @@
 import { marketPhaseAt } from '../calendar/index.js';
 import { roundPrice } from '../market/index.js';
 import type { Store } from '../store/store.js';
-import { sessionSoFar } from './session-day.js';
+import { type SessionSoFar, sessionsSoFar } from './session-day.js';
 
 /**
  * The v3 snapshot of one index (`/v3/snapshot/indices`) at `nowMs`: `value` is the latest minute close
@@ -15,7 +15,34 @@ export async function indexSnapshot(
   name: string | null,
   nowMs: number,
 ): Promise<Record<string, unknown>> {
-  const s = await sessionSoFar(store, ticker, nowMs);
+  return (await indexSnapshots(store, [{ ticker, name }], nowMs))[0] as Record<string, unknown>;
+}
+
+/**
+ * {@link indexSnapshot} of each of `indices`, in their order, from the sessions so far of all of them
+ * at once (a fixed number of store queries for the whole list).
+ */
+export async function indexSnapshots(
+  store: Store,
+  indices: readonly { ticker: string; name: string | null }[],
+  nowMs: number,
+): Promise<Record<string, unknown>[]> {
+  const sessions = await sessionsSoFar(
+    store,
+    indices.map((i) => i.ticker),
+    nowMs,
+  );
+  return indices.map(({ ticker, name }) =>
+    snapshotOf(ticker, name, sessions.get(ticker) as SessionSoFar, nowMs),
+  );
+}
+
+function snapshotOf(
+  ticker: string,
+  name: string | null,
+  s: SessionSoFar,
+  nowMs: number,
+): Record<string, unknown> {
   const value = s.minute?.c ?? s.day?.c ?? s.prevDay?.c;
   const out: Record<string, unknown> = { ticker };
   if (name) out.name = name;

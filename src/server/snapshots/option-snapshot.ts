@@ -7,7 +7,7 @@ import type { OptionContractRow } from '../store/rows.js';
 import type { SqlDialect, Store } from '../store/store.js';
 import { latestOpenInterest, latestQuoteBars, type QuoteBarClose } from './latest-bars.js';
 import { dailyBarFinalAt, sessionDate } from './session-day.js';
-import { type UnderlyingPrice, underlyingPrice } from './underlying-price.js';
+import { type UnderlyingPrice, underlyingPrices } from './underlying-price.js';
 
 /** A row of `option_contracts` as the snapshot reads it. */
 export type ContractRow = OptionContractRow;
@@ -60,16 +60,13 @@ export async function optionSnapshots(
   const tickers = contracts.map((c) => c.ticker);
   const date = sessionDate(tickers[0] as string, nowMs);
   const dayStart = startOfDay(date, NEW_YORK);
-  const [days, prevCloses, quotes, interest] = await Promise.all([
+  const [days, prevCloses, quotes, interest, underlyings] = await Promise.all([
     sessionDays(store, tickers, dayStart, nowMs),
     previousCloses(store, tickers, dayStart),
     latestQuoteBars(store, tickers, nowMs),
     latestOpenInterest(store, tickers, nowMs),
+    underlyingPrices(store, [...new Set(contracts.map((c) => c.underlying_ticker))], nowMs),
   ]);
-  const underlyings = new Map<string, UnderlyingPrice | undefined>();
-  for (const u of new Set(contracts.map((c) => c.underlying_ticker))) {
-    underlyings.set(u, await underlyingPrice(store, u, nowMs));
-  }
   return contracts.map((c) =>
     contractSnapshot(c, {
       day: days.get(c.ticker),

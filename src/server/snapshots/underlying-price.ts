@@ -1,5 +1,6 @@
-import { lastBarClose, lastTrade } from '../market/index.js';
+import { lastBarCloses, lastTrades } from '../market/index.js';
 import type { Store } from '../store/store.js';
+import type { TradeRow } from '../store/tick-rows.js';
 
 /** The price of an option's underlying at "now". */
 export interface UnderlyingPrice {
@@ -13,31 +14,38 @@ export interface UnderlyingPrice {
 }
 
 /**
- * The underlying's latest price at or before `nowMs`: the later of its latest trade tick and the close of
- * its latest bar that had ended by then. An underlying without stock data whose `I:` ticker has data is an
- * index (SPX options).
+ * The latest price of each of `underlyings` at or before `nowMs`: the later of its latest trade tick and
+ * the close of its latest bar that had ended by then. An underlying without stock data whose `I:` ticker
+ * has data is an index (SPX options). Two store queries for the whole list (the latest trades, and the
+ * latest bar closes, of every underlying and its `I:` ticker); underlyings without a price are left out.
  */
-export async function underlyingPrice(
+export async function underlyingPrices(
   store: Store,
-  underlying: string,
+  underlyings: readonly string[],
   nowMs: number,
-): Promise<UnderlyingPrice | undefined> {
-  const stock = await latestPrice(store, underlying, nowMs);
-  if (stock) return { ticker: underlying, ...stock, isIndex: false };
-  const index = underlying.startsWith('I:') ? underlying : `I:${underlying}`;
-  const value = await latestPrice(store, index, nowMs);
-  return value ? { ticker: index, ...value, isIndex: true } : undefined;
+): Promise<Map<string, UnderlyingPrice>> {
+  const indexOf = (u: string) => (u.startsWith('I:') ? u : `I:${u}`);
+  const tickers = [...new Set(underlyings.flatMap((u) => [u, indexOf(u)]))];
+  const [trades, bars] = await Promise.all([
+    lastTrades(store, tickers, nowMs),
+    lastBarCloses(store, tickers, nowMs),
+  ]);
+  const latestPrice = (ticker: string) => priceOf(trades.get(ticker), bars.get(ticker));
+  const out = new Map<string, UnderlyingPrice>();
+  for (const u of underlyings) {
+    const stock = latestPrice(u);
+    const index = indexOf(u);
+    const value = stock ? undefined : latestPrice(index);
+    if (stock) out.set(u, { ticker: u, ...stock, isIndex: false });
+    else if (value) out.set(u, { ticker: index, ...value, isIndex: true });
+  }
+  return out;
 }
 
-async function latestPrice(
-  store: Store,
-  ticker: string,
-  nowMs: number,
-): Promise<{ price: number; asOfMs: number } | undefined> {
-  const [trade, bar] = await Promise.all([
-    lastTrade(store, ticker, nowMs),
-    lastBarClose(store, ticker, nowMs),
-  ]);
+function priceOf(
+  trade: TradeRow | undefined,
+  bar: { t: number; price: number } | undefined,
+): { price: number; asOfMs: number } | undefined {
   const tradeMs = trade ? Number(trade.sip_timestamp / 1_000_000n) : undefined;
   // A bar's close is its last trade, so a tick inside the bar (or later) is at least as recent.
   if (trade && tradeMs !== undefined && (bar === undefined || tradeMs >= bar.t - 60_000)) {

@@ -1,8 +1,8 @@
 import { isForexOpen, marketPhaseAt } from '../calendar/index.js';
 import type { Store } from '../store/store.js';
-import { indexSnapshot } from './index-snapshot.js';
+import { indexSnapshots } from './index-snapshot.js';
 import { type ContractRow, optionSnapshots } from './option-snapshot.js';
-import { type V2Market, v2Snapshot } from './v2-snapshot.js';
+import { type V2Market, type V2Snapshot, v2Snapshots } from './v2-snapshot.js';
 
 /** The asset classes of the snapshot across asset classes (`/v3/snapshot`), named as its `type`. */
 export type AssetType = 'stocks' | 'options' | 'fx' | 'crypto' | 'indices';
@@ -52,34 +52,98 @@ export async function unifiedSnapshot(
   subject: SnapshotSubject,
   nowMs: number,
 ): Promise<Record<string, unknown>> {
-  const { ticker } = subject;
-  const type = assetTypeOf(ticker);
-  if (type === 'indices') return indexSnapshot(store, ticker, subject.name, nowMs);
-  if (type === 'options') {
-    const c = subject.contract;
-    if (!c) return notFoundItem(ticker);
-    const [o = {}] = await optionSnapshots(store, [c], nowMs);
-    const { day, details: _chainDetails, ...rest } = o as { day?: Record<string, number>; details?: object };
-    const details = {
-      contract_type: c.contract_type,
-      exercise_style: c.exercise_style,
-      expiration_date: c.expiration_date,
-      shares_per_contract: c.shares_per_contract,
-      strike_price: c.strike_price,
-      underlying_ticker: c.underlying_ticker,
-    };
-    const name = `${c.underlying_ticker} $${c.strike_price} ${c.contract_type === 'put' ? 'Put' : 'Call'}`;
-    return {
-      ...rest,
-      details,
-      market_status: marketStatusAt(type, nowMs),
-      name,
-      session: day ?? {},
-      ticker,
-      type,
-    };
+  return (await unifiedSnapshots(store, [subject], async () => nowMs))[0] as Record<string, unknown>;
+}
+
+/**
+ * {@link unifiedSnapshot} of each of `subjects`, in their order, "now" of each given by `now`: the
+ * subjects of one asset class and instant are snapshotted together, so that a page costs a fixed
+ * number of store queries (a few per asset class), not a few per ticker.
+ */
+export async function unifiedSnapshots(
+  store: Store,
+  subjects: readonly SnapshotSubject[],
+  now: (ticker: string) => Promise<number>,
+): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = new Array(subjects.length);
+  const groups = new Map<string, { type: AssetType; nowMs: number; at: number[] }>();
+  for (const [i, subject] of subjects.entries()) {
+    const type = assetTypeOf(subject.ticker);
+    const nowMs = await now(subject.ticker);
+    const key = `${type}|${nowMs}`;
+    const group = groups.get(key) ?? { type, nowMs, at: [] };
+    group.at.push(i);
+    groups.set(key, group);
   }
-  const snap = (await v2Snapshot(store, ticker, V2[type], nowMs)).body as unknown as V2Body;
+  await Promise.all(
+    [...groups.values()].map(async ({ type, nowMs, at }) => {
+      const items = at.map((i) => subjects[i] as SnapshotSubject);
+      const snaps = await groupSnapshots(store, type, items, nowMs);
+      for (const [j, i] of at.entries()) out[i] = snaps[j] as Record<string, unknown>;
+    }),
+  );
+  return out;
+}
+
+/** Snapshots of subjects of one asset class at one instant, in their order. */
+async function groupSnapshots(
+  store: Store,
+  type: AssetType,
+  subjects: readonly SnapshotSubject[],
+  nowMs: number,
+): Promise<Record<string, unknown>[]> {
+  if (type === 'indices')
+    return indexSnapshots(
+      store,
+      subjects.map((s) => ({ ticker: s.ticker, name: s.name })),
+      nowMs,
+    );
+  if (type === 'options') {
+    const contracts = subjects.flatMap((s) => (s.contract ? [s.contract] : []));
+    const snaps = (await optionSnapshots(store, contracts, nowMs)).values();
+    return subjects.map((s) =>
+      s.contract ? optionItem(s.contract, snaps.next().value ?? {}, nowMs) : notFoundItem(s.ticker),
+    );
+  }
+  const snaps = await v2Snapshots(
+    store,
+    subjects.map((s) => s.ticker),
+    V2[type],
+    nowMs,
+  );
+  return subjects.map((s, i) => v2Item(s, (snaps[i] as V2Snapshot).body as unknown as V2Body, type, nowMs));
+}
+
+/** An option's item from its v3 option snapshot. */
+function optionItem(c: ContractRow, o: Record<string, unknown>, nowMs: number): Record<string, unknown> {
+  const { day, details: _chainDetails, ...rest } = o as { day?: Record<string, number>; details?: object };
+  const details = {
+    contract_type: c.contract_type,
+    exercise_style: c.exercise_style,
+    expiration_date: c.expiration_date,
+    shares_per_contract: c.shares_per_contract,
+    strike_price: c.strike_price,
+    underlying_ticker: c.underlying_ticker,
+  };
+  const name = `${c.underlying_ticker} $${c.strike_price} ${c.contract_type === 'put' ? 'Put' : 'Call'}`;
+  return {
+    ...rest,
+    details,
+    market_status: marketStatusAt('options', nowMs),
+    name,
+    session: day ?? {},
+    ticker: c.ticker,
+    type: 'options',
+  };
+}
+
+/** A stock's, forex pair's or crypto pair's item from its v2 snapshot. */
+function v2Item(
+  subject: SnapshotSubject,
+  snap: V2Body,
+  type: 'stocks' | 'fx' | 'crypto',
+  nowMs: number,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const lastTrade = tradeOf(snap, type);
   if (lastTrade) out.last_trade = lastTrade;
@@ -101,7 +165,7 @@ export async function unifiedSnapshot(
   out.market_status = marketStatusAt(type, nowMs);
   if (subject.name) out.name = subject.name;
   out.session = sessionOf(snap);
-  out.ticker = ticker;
+  out.ticker = subject.ticker;
   out.timeframe = 'REAL-TIME';
   out.type = type;
   return out;

@@ -1,15 +1,17 @@
 import {
   type Bar,
+  type BarQuote,
   decimalString,
-  lastQuote,
-  lastQuoteBar,
-  lastTrade,
+  lastQuoteBars,
+  lastQuotes,
+  lastTrades,
   roundPrice,
   roundTo,
   roundVolume,
 } from '../market/index.js';
 import type { Store } from '../store/store.js';
-import { type DayAggregate, type SessionSoFar, sessionSoFar } from './session-day.js';
+import type { QuoteRow, TradeRow } from '../store/tick-rows.js';
+import { type DayAggregate, type SessionSoFar, sessionsSoFar } from './session-day.js';
 
 /** The markets of the v2 snapshot endpoints. */
 export type V2Market = 'stocks' | 'forex' | 'crypto';
@@ -57,7 +59,51 @@ export async function v2Snapshot(
   market: V2Market,
   nowMs: number,
 ): Promise<V2Snapshot> {
-  const session = await sessionSoFar(store, ticker, nowMs);
+  return (await v2Snapshots(store, [ticker], market, nowMs))[0] as V2Snapshot;
+}
+
+/**
+ * {@link v2Snapshot} of each of `tickers` (one market), in their order: a fixed number of store queries
+ * for the whole list (the sessions so far, then the latest trades and quotes of every ticker at once).
+ */
+export async function v2Snapshots(
+  store: Store,
+  tickers: readonly string[],
+  market: V2Market,
+  nowMs: number,
+): Promise<V2Snapshot[]> {
+  const sessions = await sessionsSoFar(store, tickers, nowMs);
+  // Ticks older than the previous session are not current: a snapshot leaves them out, so none older
+  // than the earliest previous session of the list is read.
+  const since = Math.min(...[...sessions.values()].map((s) => s.freshFrom));
+  const none = Promise.resolve(new Map());
+  const [trades, quotes, quoteBars] = await Promise.all([
+    market === 'forex' ? none : lastTrades(store, tickers, nowMs, since),
+    market === 'crypto' ? none : lastQuotes(store, tickers, nowMs, since),
+    market === 'forex' ? lastQuoteBars(store, tickers, nowMs, since - 1) : none,
+  ]);
+  return tickers.map((ticker) =>
+    snapshotOf(ticker, market, sessions.get(ticker) as SessionSoFar, {
+      trade: trades.get(ticker),
+      quote: quotes.get(ticker),
+      quoteBar: quoteBars.get(ticker),
+    }),
+  );
+}
+
+/** The latest ticks of a ticker a v2 snapshot shows. */
+interface LatestTicks {
+  trade: TradeRow | undefined;
+  quote: QuoteRow | undefined;
+  quoteBar: BarQuote | undefined;
+}
+
+function snapshotOf(
+  ticker: string,
+  market: V2Market,
+  session: SessionSoFar,
+  latest: LatestTicks,
+): V2Snapshot {
   const body: Record<string, unknown> = { ticker };
   const times: number[] = [];
   body.day = dayBody(session.day, market, ticker);
@@ -72,10 +118,7 @@ export async function v2Snapshot(
   // Ticks older than the previous session are not current: a snapshot leaves them out.
   const fresh = (ns: bigint) => ns >= BigInt(Math.floor(session.freshFrom)) * MS_TO_NS;
   if (market === 'stocks') {
-    const [trade, quote] = await Promise.all([
-      lastTrade(store, ticker, nowMs),
-      lastQuote(store, ticker, nowMs),
-    ]);
+    const { trade, quote } = latest;
     if (trade && fresh(trade.sip_timestamp)) {
       body.lastTrade = {
         c: trade.conditions ?? [],
@@ -102,7 +145,7 @@ export async function v2Snapshot(
     }
   } else if (market === 'crypto') {
     // A trade tick, never a bar's close: without trade ticks there is no last trade.
-    const trade = await lastTrade(store, ticker, nowMs);
+    const { trade } = latest;
     if (trade && fresh(trade.sip_timestamp)) {
       const t = Number(trade.sip_timestamp / MS_TO_NS);
       body.lastTrade = {
@@ -120,10 +163,7 @@ export async function v2Snapshot(
       body.lastTrade = { c: [], i: '', p: 0, s: 0, t: 0, x: 0 };
     }
   } else {
-    const [tick, bar] = await Promise.all([
-      lastQuote(store, ticker, nowMs),
-      lastQuoteBar(store, ticker, nowMs),
-    ]);
+    const { quote: tick, quoteBar: bar } = latest;
     const tickMs = tick ? Number(tick.sip_timestamp / MS_TO_NS) : undefined;
     const p = (x: number) => roundPrice(ticker, x);
     if (tick && tickMs !== undefined && fresh(tick.sip_timestamp) && (!bar || tickMs > bar.t)) {

@@ -80,6 +80,12 @@ export interface SqlDialect {
   /** True when the text `x` is an element of `list`, a list-of-text parameter. */
   inList(x: string, list: string): string;
   /**
+   * True when `x` (a column or a tuple of them) is among the rows of `query`, a query over the store's
+   * tables. ClickHouse runs it once and sends its rows to every shard (`GLOBAL IN`): a cluster's
+   * `Distributed` tables refuse a subquery over another one inside a query each shard runs.
+   */
+  inQuery(x: string, query: string): string;
+  /**
    * The one row per `partition` (SQL text) of the query `select` (no ORDER BY of its own) that comes
    * first in `order` (an ORDER BY list).
    */

@@ -35,6 +35,9 @@ const REQUESTS = [
   '/v2/aggs/ticker/SPY/range/1/day/2013-10-07/2013-10-07',
   '/v2/aggs/grouped/locale/us/market/stocks/2013-10-07',
   '/v2/last/nbbo/IBM',
+  '/v2/snapshot/locale/us/markets/stocks/tickers',
+  '/v3/snapshot?ticker.any_of=SPY,IBM,C:EURUSD,X:BTCUSD,I:SPX,AAPL',
+  '/v3/snapshot/indices',
   '/v3/reference/tickers',
 ];
 

@@ -313,8 +313,30 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/v3/snapshot?ticker.any_of=',
     '/v2/snapshot/locale/us/markets/stocks/tickers?tickers=',
   ],
+  'snapshot pages': [
+    '/v3/snapshot?limit=250',
+    '/v3/snapshot?order=desc&limit=4',
+    '/v3/snapshot?ticker.any_of=I:SPX,X:BTCUSD,AAPL,C:EURUSD,SPY,NOSUCH,IBM&limit=3',
+    '/v1/summaries?ticker.any_of=SPY,IBM,C:EURUSD,X:BTCUSD,I:SPX',
+    '/v2/snapshot/locale/us/markets/stocks/losers',
+    '/v2/snapshot/locale/us/markets/stocks/tickers?tickers=IBM,SPY,AAPL',
+    '/v2/snapshot/locale/global/markets/forex/tickers',
+    '/v2/snapshot/locale/global/markets/crypto/tickers',
+    '/v3/snapshot/indices',
+    '/v3/snapshot/indices?order=desc&limit=1',
+    '/v2/aggs/grouped/locale/us/market/stocks/2013-10-04?adjusted=false',
+    '/v2/aggs/grouped/locale/global/market/fx/2014-05-01',
+    '/v2/aggs/grouped/locale/global/market/crypto/2018-04-04',
+  ],
+  'snapshot pages mid-session': [
+    '/v3/snapshot?limit=250',
+    '/v2/snapshot/locale/us/markets/stocks/tickers',
+    '/v2/snapshot/locale/us/markets/stocks/gainers',
+    '/v3/snapshot/indices',
+  ],
   'option chain': [
     '/v3/snapshot/options/GOOG?expiration_date=2015-12-24&limit=250',
+    '/v3/snapshot?ticker.any_of=O:GOOG151224C00750000,GOOG,O:GOOG151224P00700000,O:NOSUCH',
     '/v3/snapshot/options/GOOG?contract_type=put&strike_price.gte=700&limit=250',
     '/v3/snapshot/options/GOOG/O:GOOG151224C00750000',
     '/v2/snapshot/locale/us/markets/stocks/tickers/GOOG',
@@ -442,6 +464,7 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
 
 /** Routes whose requests are compared page by page, following `next_url` to the end. */
 const PAGED_ROUTES = new Set([
+  'snapshot pages',
   'futures candles',
   'futures snapshot',
   'futures snapshot after the close',
@@ -456,6 +479,8 @@ function ns(iso: string): string {
 /** "Now" of the routes asked at another time than {@link NOW}: noon of GOOG's option chain day. */
 const ROUTE_NOW: Readonly<Record<string, number>> = {
   'option chain': Date.parse('2015-12-24T12:00:00-05:00'),
+  // The session of 2013-10-07 so far: SPY's minute bars and IBM's ticks up to 14:30 New York.
+  'snapshot pages mid-session': Date.parse('2013-10-07T14:30:00-04:00'),
   'reference listings': Date.parse('2015-12-24T12:00:00-05:00'),
   futures: Date.UTC(2013, 9, 8, 15),
   'futures candles': Date.UTC(2013, 9, 8, 15),
