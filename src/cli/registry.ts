@@ -28,7 +28,11 @@ export function topLevel(): TopLevel[] {
       summary: 'Candlestick chart with volume, in the terminal or as SVG/PNG',
       commands: [chartCommand],
     },
-    { name: 'serve', summary: 'Run the local server over a DuckDB store', commands: [serveCommand] },
+    {
+      name: 'serve',
+      summary: 'Run the local server over a DuckDB or ClickHouse store',
+      commands: [serveCommand],
+    },
     {
       name: 'cache',
       summary: 'What the caching server (serve --upstream) stored: status, clear, refresh',

@@ -138,7 +138,9 @@ async function showView(): Promise<void> {
         break;
       case 'stream': {
         stream.stop();
-        $<HTMLInputElement>('stream-channels').value = defaultChannels(s.ticker, cls);
+        const channels = defaultChannels(s.ticker, cls);
+        $<HTMLInputElement>('stream-channels').value = channels;
+        say(`Connect to stream ${channels}.`);
         break;
       }
     }

@@ -70,7 +70,7 @@ export function upstreamOption(
 /** `mdq serve`: the local server, until interrupted. */
 export const serveCommand: CommandDef = {
   path: 'serve',
-  summary: "Serve the service's REST paths from a DuckDB store until interrupted (Ctrl-C).",
+  summary: "Serve the service's REST paths from a DuckDB or ClickHouse store until interrupted (Ctrl-C).",
   args: [
     {
       name: 'upstream-url',

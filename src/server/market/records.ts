@@ -340,7 +340,7 @@ export async function tickerChanges(
   if (ticker === undefined) return undefined;
   const of = new Where().add('ticker = ?', ticker);
   const rows = await store.all<{ date: string; symbol: string }>(
-    `SELECT strftime(date, '%Y-%m-%d') AS date, upper(symbol) AS symbol FROM ticker_history${of} ORDER BY date`,
+    `SELECT ${store.dialect.dateText('date')} AS date, upper(symbol) AS symbol FROM ticker_history${of} ORDER BY date`,
     of.params,
   );
   const changes: TickerChange[] = [];

@@ -297,13 +297,34 @@ export class ClickHouseStore implements Store {
     sql: string,
     params: readonly SqlValue[],
   ): Promise<{ meta: { name: string; type: string }[]; data: unknown[][] }> {
-    const result = await this.client.query({ query: inline(sql, params), format: 'JSONCompact' });
+    const query = inline(sql, params);
+    const result = await this.client.query({
+      query,
+      format: 'JSONCompact',
+      clickhouse_settings: sizeSettings(query),
+    });
     return (await result.json()) as { meta: { name: string; type: string }[]; data: unknown[][] };
   }
 
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/** ClickHouse's default `max_query_size`, in bytes. */
+const DEFAULT_MAX_QUERY_SIZE = 262_144;
+
+/**
+ * Settings that let `query` be parsed: a range of decades spells every New York offset change in each
+ * of its time expressions, beyond ClickHouse's default 256 KiB of text and 50 000 syntax-tree nodes.
+ * A longer query raises both limits past its own size (a node takes more than one byte of text); a
+ * shorter one sends none. 18.16 and current servers know these settings.
+ */
+function sizeSettings(query: string): Record<string, number> {
+  const bytes = Buffer.byteLength(query);
+  if (bytes < DEFAULT_MAX_QUERY_SIZE) return {};
+  // Twice its size: the client appends its FORMAT clause to the text.
+  return { max_query_size: 2 * bytes, max_ast_elements: bytes, max_expanded_ast_elements: 10 * bytes };
 }
 
 /** Per result column, how its JSON value becomes the DuckDB store's (undefined: as it is). */

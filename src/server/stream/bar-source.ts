@@ -105,13 +105,15 @@ export class BarSource {
     };
     const tickers = [...new Set(sizes.flatMap((s) => lists[s]))];
     const sources = [...new Set(sizes.flatMap((s) => this.feed.sources[s] ?? []))];
-    const rows = await this.store.all<{ t: number | bigint | null }>(
-      `SELECT min(t) AS t FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
+    // Not `AS t`: ClickHouse would read the alias in WHERE. Its min over no rows is 0, not NULL (no bar
+    // starts at 1970-01-01T00:00Z).
+    const rows = await this.store.all<{ first_t: number | bigint | null }>(
+      `SELECT ${this.store.dialect.minOrNull('t')} AS first_t FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
         AND resolution IN (${sources.map(mark).join(', ')}) AND t >= ${mark(BigInt(startMs - SIZE.minute))}`,
       params,
     );
-    const first = rows[0]?.t;
-    if (first === null || first === undefined) return undefined;
+    const first = rows[0]?.first_t;
+    if (first === null || first === undefined || Number(first) === 0) return undefined;
     const firstEnd = Math.max(Number(first) + SIZE.second, startMs, beyondNs !== undefined ? startMs + 1 : 0);
     const endMs = Math.floor((firstEnd - 1) / DAY) * DAY + DAY;
     const out: BarTick[] = [];
