@@ -9,17 +9,14 @@
  * Environment: BENCH_ROUNDS (timed sequential calls per request and store, default 5), BENCH_BURST
  * (concurrent calls of a burst, default 4).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createApp } from '../src/server/app.js';
 import { latestDataTimes } from '../src/server/market/now.js';
 import { publishToClickHouse } from '../src/server/store/clickhouse-publish.js';
 import { ClickHouseStore } from '../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../src/server/store/duckdb-store.js';
-import type { Store } from '../src/server/store/store.js';
 import { launchClickHouse } from '../test/support/clickhouse.js';
-import { countingStore } from '../test/support/counting-store.js';
+import { printStoreRoutes } from './store-routes.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const burst = Number(process.env.BENCH_BURST ?? 4);
@@ -42,39 +39,6 @@ const ALL_REQUESTS = [
 const only = process.env.BENCH_ONLY?.split('|');
 const REQUESTS = ALL_REQUESTS.filter(([label]) => only === undefined || only.includes(label));
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
-
-async function measure(
-  inner: Store,
-  path: string,
-  now: (cls?: string) => Promise<number>,
-): Promise<{ queries: number; ms: number; burstMs: number }> {
-  const counting = countingStore(inner);
-  const app = createApp({ store: counting.store, now, log: () => {} });
-  const get = async () => {
-    const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
-  };
-  await get();
-  counting.reset();
-  await get();
-  const queries = counting.queries();
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const started = performance.now();
-    await get();
-    times.push(performance.now() - started);
-  }
-  const started = performance.now();
-  await Promise.all(Array.from({ length: burst }, get));
-  const burstMs = performance.now() - started;
-  return { queries, ms: median(times), burstMs };
-}
-
 async function main(): Promise<void> {
   if (!existsSync(storePath)) throw new Error(`${storePath} is absent: run scripts/prepare-test-store.ts`);
   const servers = await launchClickHouse(1);
@@ -87,20 +51,7 @@ async function main(): Promise<void> {
     const times = await latestDataTimes(duck);
     const now = async (cls?: string) =>
       (cls !== undefined && times.byClass[cls as keyof typeof times.byClass]) || (times.latest as number);
-    console.log(
-      `| request | store queries | DuckDB (median of ${rounds}, ms) | ClickHouse (median of ${rounds}, ms) | DuckDB, ${burst} at once (ms) | ClickHouse, ${burst} at once (ms) |`,
-    );
-    console.log('|---|---|---|---|---|---|');
-    for (const [label, path] of REQUESTS) {
-      const d = await measure(duck, path, now);
-      const c = await measure(published, path, now);
-      const queries = d.queries === c.queries ? `${d.queries}` : `${d.queries} / ${c.queries}`;
-      console.log(
-        `| ${label} | ${queries} | ${d.ms.toFixed(1)} | ${c.ms.toFixed(1)} | ${d.burstMs.toFixed(0)} | ${c.burstMs.toFixed(0)} |`,
-      );
-    }
-    console.log('');
-    console.log(`uptime: ${execFileSync('uptime', { encoding: 'utf8' }).trim()}`);
+    await printStoreRoutes(REQUESTS, duck, published, { now, rounds, burst });
     duck.close();
     await published.close();
   } finally {

@@ -47,6 +47,21 @@ after(() => {
   for (const bridge of bridges) bridge.close();
 });
 
+/**
+ * Runs test/support/`script` in a process of its own and returns the JSON it printed; a process that is
+ * still running after two minutes is killed and fails with `stuck`.
+ */
+function runSupportScript(script: string, stuck: string): unknown {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', new URL(`../support/${script}`, import.meta.url).pathname],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  assert.equal(run.signal, null, `${stuck}: ${run.stderr}`);
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout.trim());
+}
+
 describe('SyncBridge', () => {
   test('returns values synchronously, bigint intact', () => {
     const bridge = shared();
@@ -74,26 +89,15 @@ describe('SyncBridge', () => {
 
   test('a call made from a callback of another call returns, and so does the other, whichever answers first', () => {
     // In a process of its own: a lost answer would block its thread for good, not fail the test.
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', new URL('../support/nested-sync-call.ts', import.meta.url).pathname],
-      { encoding: 'utf8', timeout: 120_000 },
-    );
-    assert.equal(run.signal, null, `the nested calls never returned: ${run.stderr}`);
-    assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout.trim()), { outer: 3, inner: 1 });
+    assert.deepEqual(runSupportScript('nested-sync-call.ts', 'the nested calls never returned'), {
+      outer: 3,
+      inner: 1,
+    });
   });
 
   test('a process that never closes its bridge exits once its work is done', () => {
     // The idle worker sleeps in a wait of its own; it must not hold the process open.
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', new URL('../support/unclosed-sync-bridge.ts', import.meta.url).pathname],
-      { encoding: 'utf8', timeout: 120_000 },
-    );
-    assert.equal(run.signal, null, `the process did not exit: ${run.stderr}`);
-    assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout.trim()), {
+    assert.deepEqual(runSupportScript('unclosed-sync-bridge.ts', 'the process did not exit'), {
       written: { label: 'unclosed', value: 1 },
       posted: { label: 'unclosed', value: new Date(0).toISOString() },
     });

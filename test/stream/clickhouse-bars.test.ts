@@ -3,9 +3,9 @@
  * ClickHouse store the same bars, in the same order, as from a DuckDB store holding the same Lean files.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ingestLean } from '../../src/server/ingest/lean.js';
 import { publishToClickHouse } from '../../src/server/store/clickhouse-publish.js';
@@ -15,6 +15,7 @@ import type { Store } from '../../src/server/store/store.js';
 import { FEEDS } from '../../src/server/stream/feeds.js';
 import { type Tick, type TickKey, TickSource, tickKey } from '../../src/server/stream/tick-source.js';
 import type { StreamMarket } from '../../src/stream/channels.js';
+import { leanSubset } from '../server/ingest/helpers.js';
 import { startClickHouse } from '../support/clickhouse.js';
 import { hasShared, leanDir, sharedDir } from '../support/shared.js';
 
@@ -58,16 +59,14 @@ describe('the replay of bar channels from a ClickHouse store', () => {
     if (!servers) return;
     const work = mkdtempSync(join(tmpdir(), 'mdq-replay-bars-'));
     t.after(() => rmSync(work, { recursive: true, force: true }));
-    const link = (root: string, dir: string, f: string) => {
-      mkdirSync(dirname(join(root, f)), { recursive: true });
-      symlinkSync(join(dir, f), join(root, f));
-    };
-    for (const f of FILES) link(join(work, 'lean'), leanDir, f);
-    link(join(work, 'futures'), futuresDir, FUTURES);
+    const lean = leanSubset(FILES);
+    t.after(lean.cleanup);
+    const futures = leanSubset([FUTURES], futuresDir);
+    t.after(futures.cleanup);
     const duck = await DuckDbStore.open(join(work, 'store.duckdb'));
     t.after(() => duck.close());
-    await ingestLean(duck, join(work, 'lean'));
-    await ingestLean(duck, join(work, 'futures'));
+    await ingestLean(duck, lean.dir);
+    await ingestLean(duck, futures.dir);
     const clickhouse = await ClickHouseStore.open(servers.urls[0] as string, { readOnly: true });
     t.after(() => clickhouse.close());
     await publishToClickHouse(duck, clickhouse);

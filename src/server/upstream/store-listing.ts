@@ -87,10 +87,7 @@ export function listingStorage(kind: string, rows: ListingRows): Storage {
 
   return {
     remove,
-    size: (at) => ({
-      sql: 'SELECT count(*) AS rows FROM listed_rows WHERE kind = $1 AND filters = $2',
-      params: [kind, at.ticker],
-    }),
+    size: listedSize(kind),
     async write(store, f) {
       const records = f.pages.flatMap((p) => (Array.isArray(p.results) ? (p.results as Json[]) : []));
       const reason = await rows.unanswerable?.(store, records);
@@ -151,10 +148,7 @@ export function recordListingStorage(kind: JsonKind): Storage {
   ];
   return {
     remove,
-    size: (at) => ({
-      sql: 'SELECT count(*) AS rows FROM listed_rows WHERE kind = $1 AND filters = $2',
-      params: [kind, at.ticker],
-    }),
+    size: listedSize(kind),
     async write(store, f) {
       const file = `upstream ${kind} listing${f.ticker === '' ? '' : ` of ${f.ticker}`}`;
       const found = f.pages.flatMap((p) =>
@@ -189,4 +183,12 @@ export function recordListingStorage(kind: JsonKind): Storage {
       return own.length;
     },
   };
+}
+
+/** The size of a stored listing: the rows listed under its filters. */
+function listedSize(kind: string): NonNullable<Storage['size']> {
+  return (at) => ({
+    sql: 'SELECT count(*) AS rows FROM listed_rows WHERE kind = $1 AND filters = $2',
+    params: [kind, at.ticker],
+  });
 }

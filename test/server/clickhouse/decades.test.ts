@@ -5,9 +5,9 @@
  * is read with the store's own date text.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createApp } from '../../../src/server/app.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
@@ -17,6 +17,7 @@ import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { startClickHouse } from '../../support/clickhouse.js';
 import { hasShared, leanDir } from '../../support/shared.js';
+import { leanSubset } from '../ingest/helpers.js';
 
 const FILES = [
   'equity/usa/daily/spy.zip',
@@ -54,14 +55,11 @@ describe('the ClickHouse store over decades of daily bars', () => {
     if (!servers) return;
     const work = mkdtempSync(join(tmpdir(), 'mdq-decades-'));
     t.after(() => rmSync(work, { recursive: true, force: true }));
-    const lean = join(work, 'lean');
-    for (const f of FILES) {
-      mkdirSync(dirname(join(lean, f)), { recursive: true });
-      symlinkSync(join(leanDir, f), join(lean, f));
-    }
+    const lean = leanSubset(FILES);
+    t.after(lean.cleanup);
     const duck = await DuckDbStore.open(join(work, 'store.duckdb'));
     t.after(() => duck.close());
-    await ingestLean(duck, lean);
+    await ingestLean(duck, lean.dir);
     const clickhouse = await ClickHouseStore.open(servers.urls[0] as string, { readOnly: true });
     t.after(() => clickhouse.close());
     await publishToClickHouse(duck, clickhouse);

@@ -7,14 +7,17 @@ import { leanDir } from '../../support/shared.js';
 
 /**
  * A throw-away folder laid out like a Lean data root, holding symbolic links to the given files of
- * `../shared/marketdata/lean` (relative paths), so a test ingests a small subset.
+ * `root` (relative paths; by default `../shared/marketdata/lean`), so a test ingests a small subset.
  */
-export function leanSubset(paths: readonly string[]): { dir: string; cleanup: () => void } {
+export function leanSubset(
+  paths: readonly string[],
+  root: string = leanDir,
+): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-lean-'));
   for (const p of paths) {
     const target = join(dir, p);
     mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(join(leanDir, p), target);
+    symlinkSync(join(root, p), target);
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

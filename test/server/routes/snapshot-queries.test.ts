@@ -15,22 +15,28 @@ import { openTestStore } from '../../support/store.js';
 
 type Body = any;
 
-/** The instants the routes are asked at: the store's latest data per asset class, and a fixed one. */
-async function clocks(store: DuckDbStore): Promise<[string, (cls?: AssetClass) => Promise<number>][]> {
+type Get = (path: string) => Promise<{ body: Body; queries: number }>;
+
+/**
+ * A GET of the app over `store` at each instant the routes are asked at: the store's latest data per
+ * asset class, and a fixed one mid-session. Each GET gives the body and the number of queries it asked.
+ */
+async function getters(store: DuckDbStore): Promise<[string, Get][]> {
+  const counting = countingStore(store);
   const times = await latestDataTimes(store);
   const latest = async (cls?: AssetClass) =>
     (cls !== undefined && times.byClass[cls]) || (times.latest as number);
   const midSession = Date.parse('2013-10-08T14:30:00-04:00');
   return [
-    ['at the latest data', latest],
-    ['mid-session 2013-10-08', async () => midSession],
+    ['at the latest data', getter(counting, latest)],
+    ['mid-session 2013-10-08', getter(counting, async () => midSession)],
   ];
 }
 
 /** GETs `path` from an app over `counting`, with the number of queries it asked. */
-function getter(counting: CountingStore, now: (cls?: AssetClass) => Promise<number>) {
+function getter(counting: CountingStore, now: (cls?: AssetClass) => Promise<number>): Get {
   const app = createApp({ store: counting.store, now, log: () => {} });
-  return async (path: string): Promise<{ body: Body; queries: number }> => {
+  return async (path) => {
     counting.reset();
     const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
     assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
@@ -43,9 +49,7 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     const store = await openTestStore(t);
     if (!store) return;
     t.after(() => store.close());
-    const counting = countingStore(store);
-    for (const [when, now] of await clocks(store)) {
-      const get = getter(counting, now);
+    for (const [when, get] of await getters(store)) {
       // Facts a read-only store keeps (splits, tick hours) are read once: warm them first.
       await get('/v3/snapshot?limit=250');
       const page = await get('/v3/snapshot?limit=250');
@@ -83,7 +87,6 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     const store = await openTestStore(t);
     if (!store) return;
     t.after(() => store.close());
-    const counting = countingStore(store);
     // One contract of each underlying: SPX's are an index's, priced from I:SPX.
     const contracts = (
       await store.all<{ ticker: string }>(
@@ -91,8 +94,7 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
       )
     ).map((r) => r.ticker);
     assert.ok(contracts.length >= 4, `${contracts.length} underlyings`);
-    for (const [when, now] of await clocks(store)) {
-      const get = getter(counting, now);
+    for (const [when, get] of await getters(store)) {
       await get(`/v3/snapshot?ticker.any_of=${contracts.join(',')}`);
       const page = await get(`/v3/snapshot?ticker.any_of=${contracts.join(',')}`);
       const results = page.body.results as Body[];
@@ -118,10 +120,8 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     const store = await openTestStore(t);
     if (!store) return;
     t.after(() => store.close());
-    const counting = countingStore(store);
     const base = '/v2/snapshot/locale/us/markets/stocks';
-    for (const [when, now] of await clocks(store)) {
-      const get = getter(counting, now);
+    for (const [when, get] of await getters(store)) {
       await get(`${base}/tickers`);
       const all = await get(`${base}/tickers`);
       const tickers = all.body.tickers as Body[];
@@ -153,9 +153,7 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     const store = await openTestStore(t);
     if (!store) return;
     t.after(() => store.close());
-    const counting = countingStore(store);
-    for (const [when, now] of await clocks(store)) {
-      const get = getter(counting, now);
+    for (const [when, get] of await getters(store)) {
       for (const path of ['global/markets/forex', 'global/markets/crypto']) {
         const base = `/v2/snapshot/locale/${path}`;
         await get(`${base}/tickers`);
@@ -175,9 +173,7 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     const store = await openTestStore(t);
     if (!store) return;
     t.after(() => store.close());
-    const counting = countingStore(store);
-    for (const [when, now] of await clocks(store)) {
-      const get = getter(counting, now);
+    for (const [when, get] of await getters(store)) {
       await get('/v3/snapshot/indices?limit=250');
       const page = await get('/v3/snapshot/indices?limit=250');
       const results = page.body.results as Body[];
@@ -208,9 +204,7 @@ describe('snapshot routes: a fixed number of store queries per page', () => {
     const store = await openTestStore(t);
     if (!store) return;
     t.after(() => store.close());
-    const counting = countingStore(store);
-    const [, now] = (await clocks(store))[0] as [string, (cls?: AssetClass) => Promise<number>];
-    const get = getter(counting, now);
+    const [, get] = (await getters(store))[0] as [string, Get];
     // AAPL's 7-for-1 split of 2014-06-09 adjusts its 2013 bars; crypto stamps come from the day's data.
     for (const [market, date] of [
       ['us/market/stocks', '2013-10-07'],
