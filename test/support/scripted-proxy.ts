@@ -79,10 +79,7 @@ export async function startScriptedProxy(
     inFlight++;
     (proxy as { maxInFlight: number }).maxInFlight = Math.max(proxy.maxInFlight, inFlight);
     res.once('close', () => inFlight--);
-    const closed = new Promise<void>((resolve) => {
-      if (req.socket.destroyed) resolve();
-      else req.socket.once('close', () => resolve());
-    });
+    const closed = socketClosed(req.socket);
     const seen: ProxiedRequest = { url: req.url ?? '', authorization: req.headers.authorization, closed };
     proxy.seen.push(seen);
     const action = proxy.script(seen, proxy.seen.length - 1);
@@ -140,4 +137,19 @@ export async function startScriptedProxy(
       server.close(() => resolve());
     });
   return proxy;
+}
+
+const closings = new WeakMap<Socket, Promise<void>>();
+
+/** Settles when `socket` closes: one listener a connection, however many requests it carries. */
+function socketClosed(socket: Socket): Promise<void> {
+  let closed = closings.get(socket);
+  if (!closed) {
+    closed = new Promise<void>((resolve) => {
+      if (socket.destroyed) resolve();
+      else socket.once('close', () => resolve());
+    });
+    closings.set(socket, closed);
+  }
+  return closed;
 }
