@@ -7,18 +7,37 @@ export interface DropProxy {
   readonly connections: number;
   /** Destroys every open connection (both sides), as a network failure would. */
   dropAll(): void;
+  /**
+   * Closes the connection the next bytes a client sends come on, forwarding none of them: what a
+   * server closing an idle kept-alive connection does to a request sent as it closes.
+   */
+  closeOnNextRequest(): void;
+  /** Requests closed unread by {@link closeOnNextRequest}. */
+  readonly closedUnread: number;
   close(): Promise<void>;
 }
 
 export async function startDropProxy(port: number): Promise<DropProxy> {
   const open = new Set<Socket>();
   let connections = 0;
+  let closeNext = false;
+  let closedUnread = 0;
   const server: Server = createServer((client) => {
     connections++;
     const upstream = connect(port, '127.0.0.1');
     open.add(client);
     open.add(upstream);
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (closeNext) {
+        closeNext = false;
+        closedUnread++;
+        end();
+        return;
+      }
+      if (!upstream.write(chunk)) client.pause();
+    });
+    upstream.on('drain', () => client.resume());
+    upstream.pipe(client);
     const end = () => {
       client.destroy();
       upstream.destroy();
@@ -34,6 +53,12 @@ export async function startDropProxy(port: number): Promise<DropProxy> {
     port: typeof address === 'object' && address ? address.port : 0,
     get connections() {
       return connections;
+    },
+    get closedUnread() {
+      return closedUnread;
+    },
+    closeOnNextRequest() {
+      closeNext = true;
     },
     dropAll() {
       for (const s of open) s.destroy();

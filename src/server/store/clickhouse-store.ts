@@ -158,6 +158,9 @@ export class ClickHouseStore implements Store {
       clickhouse_settings: {},
       // Failures reach the caller as errors; the client would log each one besides.
       log: { level: ClickHouseLogLevel.OFF },
+      // A socket idle past its time is dropped when the next request starts, not only when its timer
+      // runs, which a busy process runs late: the server (3 s on 18.16) may have closed it by then.
+      keep_alive: { eagerly_destroy_stale_sockets: true },
       // A publish copies whole months from table to table: no 30 s limit (the client's) on a writer.
       ...(options.readOnly !== true && { request_timeout: WRITER_REQUEST_TIMEOUT_MS }),
     });
@@ -268,7 +271,8 @@ export class ClickHouseStore implements Store {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<void> {
-    await this.client.command({ query: inline(sql, params) });
+    const query = inline(sql, params);
+    await resent(query, () => this.client.command({ query }));
   }
 
   /** Sends `body` (rows in `format`, e.g. `JSONEachRow`) into `table`. */
@@ -298,16 +302,37 @@ export class ClickHouseStore implements Store {
     params: readonly SqlValue[],
   ): Promise<{ meta: { name: string; type: string }[]; data: unknown[][] }> {
     const query = inline(sql, params);
-    const result = await this.client.query({
-      query,
-      format: 'JSONCompact',
-      clickhouse_settings: sizeSettings(query),
+    return resent(query, async () => {
+      const result = await this.client.query({
+        query,
+        format: 'JSONCompact',
+        clickhouse_settings: sizeSettings(query),
+      });
+      return (await result.json()) as { meta: { name: string; type: string }[]; data: unknown[][] };
     });
-    return (await result.json()) as { meta: { name: string; type: string }[]; data: unknown[][] };
   }
 
   async close(): Promise<void> {
     await this.client.close();
+  }
+}
+
+/**
+ * Runs `send`, and once more when the connection was reset (`ECONNRESET`, `EPIPE`) and `query` is
+ * not an `INSERT`. A reset is how a request on a kept-alive connection ends when the server closed
+ * that connection, idle, as the request went out: the server never read it. Every other statement mdq
+ * sends gives the same result run twice (a read, a `DROP … IF EXISTS`, a partition swap) or fails
+ * the second time (a `CREATE` without `IF NOT EXISTS`), so nothing is lost or doubled even if the
+ * server had run it; an `INSERT` could be doubled, and is not sent again. Inserts of a stream body
+ * ({@link ClickHouseStore.insert}) cannot be, their body being read.
+ */
+async function resent<T>(query: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if ((code !== 'ECONNRESET' && code !== 'EPIPE') || /^\s*INSERT\b/i.test(query)) throw e;
+    return send();
   }
 }
 
