@@ -106,14 +106,15 @@ export async function startScriptedProxy(
           setTimeout(() => req.socket.destroy(), 10);
         } else if (action === 'trickle') {
           // Never idle for long, never done soon: only a deadline on the whole answer ends it.
+          // It stops when the client has gone, even before it began (its connection closed while the
+          // upstream answered): a close event already past would leave it writing the whole body.
           let sent = 0;
           const timer = setInterval(() => {
-            if (sent === body.length) {
+            if (res.destroyed || sent === body.length) {
               clearInterval(timer);
               res.end();
             } else res.write(body.subarray(sent, ++sent));
           }, 50);
-          res.once('close', () => clearInterval(timer));
         } else res.end(body);
       },
       () => {
