@@ -10,6 +10,7 @@ import {
   dividends,
   exchanges,
   ipos,
+  iposV1,
   marketHolidays,
   marketStatus,
   optionContract,
@@ -76,6 +77,7 @@ export const referenceOperations = {
   getSummaries: snapshotSummaries,
   getRelatedCompanies: relatedCompanies,
   getIpos: ipos,
+  getIposV1: iposV1,
 } as const;
 
 const ops = referenceOperations;
@@ -190,6 +192,14 @@ export class AsyncReferenceClient extends BaseClient {
   /** Initial public offerings (the experimental vX endpoint), paged by `next_url`. */
   getIpos<const O extends Opt<'getIpos'>>(options?: O): PagedCall<IposResponse, O, Ipo> {
     return this.call(ops.getIpos, [], options);
+  }
+
+  /**
+   * Initial public offerings (the v1 endpoint), paged by `next_url`: filters with `.any_of` and ranges,
+   * and `sort` as comma-separated columns, each `.asc` or `.desc` (`ticker.asc,listing_date.desc`).
+   */
+  getIposV1<const O extends Opt<'getIposV1'>>(options?: O): PagedCall<IposResponse, O, Ipo> {
+    return this.call(ops.getIposV1, [], options);
   }
 
   /** Price, session and change of tickers of any asset class. */

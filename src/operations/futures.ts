@@ -1,4 +1,5 @@
 import { defineOperation, t } from '../core/operation.js';
+import { enumFilters, sortBy } from './common.js';
 
 /**
  * The futures operations, in either path generation: `v1` (current) or `vX` (the older one, same
@@ -143,43 +144,9 @@ function codeFilters<const N extends string, const W extends string>(name: N, wi
   ] as const;
 }
 
-/** A field with fixed values: the exact value and `.any_of` (a comma-separated list of the values). */
-function enumFilters<const N extends string, const W extends string, const V extends readonly string[]>(
-  name: N,
-  wire: W,
-  values: V,
-) {
-  const any = new RegExp(`^(?:${values.join('|')})(?:,(?:${values.join('|')}))*$`);
-  return [
-    { name, wire, in: 'query', type: t.enum(values), doc: `${wire}: ${values.join(', ')}.` },
-    {
-      name: `${name}AnyOf`,
-      wire: `${wire}.any_of`,
-      in: 'query',
-      type: t.string(any, `a comma-separated list of ${values.join(', ')}`),
-      doc: `Any of these ${wire} values, comma separated.`,
-    },
-  ] as const;
-}
-
 /** A date field: the exact `YYYY-MM-DD` and its range bounds. */
 function dateFilters<const N extends string, const W extends string>(name: N, wire: W, doc: string) {
   return [{ name, wire, in: 'query', type: t.date(), doc }, ...ranges(name, wire, t.date())] as const;
-}
-
-/** `sort`: comma-separated columns of the result, each optionally `.asc` or `.desc`. */
-function sortBy(columns: readonly string[], defaultText: string) {
-  const column = `(?:${columns.join('|')})(?:\\.(?:asc|desc))?`;
-  return {
-    name: 'sort',
-    wire: 'sort',
-    in: 'query',
-    type: t.string(
-      new RegExp(`^${column}(?:,${column})*$`),
-      `comma-separated columns among ${columns.join(', ')}, each optionally .asc or .desc, e.g. ${columns[0]}.desc`,
-    ),
-    doc: `Sort columns, each .asc or .desc (service default ${defaultText}).`,
-  } as const;
 }
 
 const limit = (max: number, serviceDefault: number) =>

@@ -1,5 +1,13 @@
 import { defineOperation, t } from '../core/operation.js';
-import { filterWithRange, limitParam, orderParam, rangeFilters, sortParam } from './common.js';
+import {
+  enumFilters,
+  filterWithRange,
+  limitParam,
+  orderParam,
+  rangeFilters,
+  sortBy,
+  sortParam,
+} from './common.js';
 
 const TICKER_TYPES = [
   'CS',
@@ -475,6 +483,41 @@ export const relatedCompanies = defineOperation({
   params: [{ name: 'symbol', wire: 'ticker', in: 'path', type: t.ticker(), required: true, doc: 'Ticker.' }],
 });
 
+/** The states of an offering. */
+const IPO_STATUSES = [
+  'direct_listing_process',
+  'history',
+  'new',
+  'pending',
+  'postponed',
+  'rumor',
+  'withdrawn',
+] as const;
+
+/** The fields the IPOs listings sort by. */
+const IPO_SORT_COLUMNS = [
+  'listing_date',
+  'ticker',
+  'last_updated',
+  'security_type',
+  'issuer_name',
+  'currency_code',
+  'isin',
+  'us_code',
+  'final_issue_price',
+  'min_shares_offered',
+  'max_shares_offered',
+  'lowest_offer_price',
+  'highest_offer_price',
+  'total_offer_size',
+  'shares_outstanding',
+  'primary_exchange',
+  'lot_size',
+  'security_description',
+  'ipo_status',
+  'announced_date',
+] as const;
+
 /** Initial public offerings (experimental vX endpoint). */
 export const ipos = defineOperation({
   name: 'getIpos',
@@ -490,43 +533,41 @@ export const ipos = defineOperation({
       name: 'ipoStatus',
       wire: 'ipo_status',
       in: 'query',
-      type: t.enum([
-        'direct_listing_process',
-        'history',
-        'new',
-        'pending',
-        'postponed',
-        'rumor',
-        'withdrawn',
-      ]),
+      type: t.enum(IPO_STATUSES),
       doc: 'Status of the offering.',
     },
     orderParam('desc'),
     limitParam(10, 1000),
-    sortParam(
-      [
-        'listing_date',
-        'ticker',
-        'last_updated',
-        'security_type',
-        'issuer_name',
-        'currency_code',
-        'isin',
-        'us_code',
-        'final_issue_price',
-        'min_shares_offered',
-        'max_shares_offered',
-        'lowest_offer_price',
-        'highest_offer_price',
-        'total_offer_size',
-        'shares_outstanding',
-        'primary_exchange',
-        'lot_size',
-        'security_description',
-        'ipo_status',
-        'announced_date',
-      ],
-      'listing_date',
-    ),
+    sortParam(IPO_SORT_COLUMNS, 'listing_date'),
+  ],
+});
+
+/** `<wire>.any_of`: a comma-separated list of values (upper-cased, as codes and tickers are). */
+const anyOfParam = <const N extends string, const W extends string>(name: N, wire: W, what: string) =>
+  ({
+    name: `${name}AnyOf`,
+    wire: `${wire}.any_of`,
+    in: 'query',
+    type: t.list(),
+    doc: `Any of these ${what}.`,
+  }) as const;
+
+/** Initial public offerings, the v1 endpoint: `.any_of` and range filters, a multi-column sort. */
+export const iposV1 = defineOperation({
+  name: 'getIposV1',
+  path: '/v1/reference/ipos',
+  paging: 'next_url',
+  doc: 'Initial public offerings and direct listings: announced, pending, listed, withdrawn.',
+  params: [
+    ...filterWithRange('ticker', 'ticker', t.ticker(), 'Ticker.', t.string()),
+    anyOfParam('ticker', 'ticker', 'tickers'),
+    ...filterWithRange('usCode', 'us_code', t.string(), 'CUSIP-like US code.', t.string()),
+    anyOfParam('usCode', 'us_code', 'US codes'),
+    ...filterWithRange('isin', 'isin', t.string(), 'ISIN.', t.string()),
+    anyOfParam('isin', 'isin', 'ISINs'),
+    ...filterWithRange('listingDate', 'listing_date', t.date(), 'Listing date.', t.date()),
+    ...enumFilters('ipoStatus', 'ipo_status', IPO_STATUSES),
+    limitParam(10, 1000),
+    sortBy(IPO_SORT_COLUMNS, 'listing_date.desc'),
   ],
 });

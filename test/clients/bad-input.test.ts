@@ -70,6 +70,16 @@ const cases: BadCase[] = [
   bad('reference', 'getOptionContracts', 'limit', { limit: 1001 }),
   bad('reference', 'getStockFinancialsVx', 'limit', { limit: 101 }),
   bad('reference', 'getStockFinancialsVx', 'timeFrame', { timeFrame: 'monthly' }),
+  // The v1 IPOs listing: sort columns and directions, limit, and the .any_of lists.
+  bad('reference', 'getIposV1', 'sort', { sort: 'bogus.asc' }),
+  bad('reference', 'getIposV1', 'sort', { sort: 'ticker.up' }),
+  bad('reference', 'getIposV1', 'sort', { sort: 'ticker.asc,,listing_date' }),
+  bad('reference', 'getIposV1', 'limit', { limit: 0 }),
+  bad('reference', 'getIposV1', 'limit', { limit: 1001 }),
+  bad('reference', 'getIposV1', 'tickerAnyOf', { tickerAnyOf: 'AAPL,,MSFT' }),
+  bad('reference', 'getIposV1', 'usCodeAnyOf', { usCodeAnyOf: [] }),
+  bad('reference', 'getIposV1', 'ipoStatusAnyOf', { ipoStatusAnyOf: 'history,bogus' }),
+  bad('reference', 'getIposV1', 'ipoStatusAnyOf', { ipoStatusAnyOf: 'history,' }),
   bad('reference', 'getBulkTickerDetails', 'sort', 'AAPL', { customDates: ['2022-06-20'], sort: 'up' }),
   bad('reference', 'getBulkTickerDetails', 'maxConcurrentWorkers', 'AAPL', {
     customDates: ['2022-06-20'],

@@ -219,6 +219,8 @@ describe('route coverage', () => {
       ipoList.results?.map((r) => r.ticker),
       (specExample('/vX/reference/ipos').results as { ticker: string }[]).map((r) => r.ticker),
     );
+    const ipoListV1 = await api.getV1ReferenceIpos({ limit: 100, sort: 'ticker.asc' });
+    assert.deepEqual(ipoListV1.results, ipoList.results);
     const peers = await api.getRelatedCompanies({ ticker: related.stock_symbol });
     assert.deepEqual(peers.results, related.results);
     const details = await api.getTicker({ ticker: 'AAPL' });

@@ -25,13 +25,15 @@ export interface SortKey {
 
 /**
  * The sort keys of a `sort` value of the newer endpoints: `field.asc|desc` items, comma separated
- * (`ticker.asc,execution_date.desc`); a field alone sorts ascending.
+ * (`ticker.asc,execution_date.desc`); a field alone sorts `bare` (ascending unless the endpoint's order
+ * defaults otherwise).
  * @throws HttpProblem 400 naming the value and the fields allowed.
  */
 export function parseSortList(
   raw: DecodedValue | undefined,
   columns: Readonly<Record<string, string>>,
   fallback: string,
+  bare: 'asc' | 'desc' = 'asc',
 ): SortKey[] {
   const value = typeof raw === 'string' && raw.trim() !== '' ? raw : fallback;
   return value.split(',').map((item) => {
@@ -42,7 +44,7 @@ export function parseSortList(
         `Invalid sort '${value}': expected field.asc or field.desc items, comma separated, with fields ${Object.keys(columns).join(', ')}.`,
       );
     }
-    return { sql, desc: m[2] === 'desc' };
+    return { sql, desc: (m[2] ?? bare) === 'desc' };
   });
 }
 
@@ -395,5 +397,26 @@ export function listIpos(store: Store, v: Values, page: OffsetWindow): Promise<S
   dateFilters(where, v, 'listing_date', 'date');
   const sortKey = typeof v.get('sort') === 'string' ? (v.get('sort') as string) : 'listing_date';
   const sort = [{ sql: IPO_SORT[sortKey] ?? 'date', desc: v.get('order') !== 'asc' }];
+  return listRecords(store, 'ipos', where, sort, page);
+}
+
+/**
+ * IPOs of the v1 endpoint (`/v1/reference/ipos`): the same records, filtered by ticker, US code and
+ * ISIN (exact, `.any_of`, ranges), listing date and status (exact, `.any_of`), sorted by a list of
+ * columns (a column alone descending, as the endpoint's order defaults), newest listing first by default.
+ */
+export function listIposV1(store: Store, v: Values, page: OffsetWindow): Promise<StoredRecord[]> {
+  const where = new Where();
+  for (const name of ['ticker', 'us_code', 'isin']) {
+    where.field(v, name, name);
+    const anyOf = v.get(`${name}.any_of`);
+    if (Array.isArray(anyOf)) where.anyOf(store.dialect, name, anyOf);
+  }
+  dateFilters(where, v, 'listing_date', 'date');
+  const status = v.get('ipo_status');
+  if (status !== undefined) where.add('ipo_status = ?', plain(status));
+  const statuses = v.get('ipo_status.any_of');
+  if (typeof statuses === 'string') where.anyOf(store.dialect, 'ipo_status', statuses.split(','));
+  const sort = parseSortList(v.get('sort'), IPO_SORT, 'listing_date.desc', 'desc');
   return listRecords(store, 'ipos', where, sort, page);
 }

@@ -8,6 +8,7 @@ import {
   dividends,
   exchanges,
   ipos,
+  iposV1,
   optionContract,
   optionContracts,
   relatedCompanies,
@@ -26,6 +27,7 @@ import {
   listDividends,
   listFinancials,
   listIpos,
+  listIposV1,
   listNews,
   recordById,
   type StoredRecord,
@@ -234,15 +236,20 @@ export function referenceRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
     return sendJson(c, envelope(c, { results: stored.results ?? [], ticker }));
   });
 
-  app.get(routePattern(ipos), async (c) => {
-    const req = parseRequest(ipos, c, { limit: 10 });
-    const limit = num(req.values.get('limit'), 10);
-    const rows = await listIpos(ctx.store, req.values, { limit, offset: pageOffset(req) });
-    return sendJson(
-      c,
-      withNextUrl(c, req, envelope(c, { results: rows.slice(0, limit) }), rows.length, limit),
-    );
-  });
+  for (const [op, list] of [
+    [ipos, listIpos],
+    [iposV1, listIposV1],
+  ] as const) {
+    app.get(routePattern(op), async (c) => {
+      const req = parseRequest(op, c, { limit: 10 });
+      const limit = num(req.values.get('limit'), 10);
+      const rows = await list(ctx.store, req.values, { limit, offset: pageOffset(req) });
+      return sendJson(
+        c,
+        withNextUrl(c, req, envelope(c, { results: rows.slice(0, limit) }), rows.length, limit),
+      );
+    });
+  }
 
   app.get(routePattern(tickerEvents), async (c) => {
     const { values } = parseRequest(tickerEvents, c);

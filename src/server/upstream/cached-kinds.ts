@@ -5,6 +5,7 @@ import { lastQuote, lastTrade } from '../../operations/last.js';
 import {
   dividends,
   ipos,
+  iposV1,
   optionContracts,
   relatedCompanies,
   splits,
@@ -316,17 +317,20 @@ const contractListing: CachedKind = {
   }),
 };
 
+/** The listings whose records are IPOs: the vX one and the v1 one. */
+const IPO_LISTINGS = ['ipos', 'ipos_v1'] as const;
+
 /**
- * The IPOs listing of one set of filters, every page of 1000, as records of `reference_records` (as
- * `mdq ingest json` stores them).
+ * An IPOs listing (vX, or v1 as `ipos_v1`) of one set of filters, every page of 1000, as records of
+ * `reference_records` (as `mdq ingest json` stores them); a record stays while either listing holds it.
  */
-const ipoListing: CachedKind = {
-  name: 'ipos',
-  label: 'IPOs listing',
+const ipoListing = (name: (typeof IPO_LISTINGS)[number], path: string, label: string): CachedKind => ({
+  name,
+  label,
   span: 'whole',
-  first: (filters) => `${ipos.path}?${filters}${filters === '' ? '' : '&'}limit=1000`,
-  storage: recordListingStorage('ipos'),
-};
+  first: (filters) => `${path}?${filters}${filters === '' ? '' : '&'}limit=1000`,
+  storage: recordListingStorage('ipos', name, IPO_LISTINGS),
+});
 
 /** Every kind the caching server stores. */
 export const CACHED_KINDS: readonly CachedKind[] = [
@@ -348,7 +352,8 @@ export const CACHED_KINDS: readonly CachedKind[] = [
   live('last_quote', 'last quote'),
   tickerListing,
   contractListing,
-  ipoListing,
+  ipoListing('ipos', ipos.path, 'IPOs listing'),
+  ipoListing('ipos_v1', iposV1.path, 'IPOs listing (v1)'),
   storedAnswer,
   ...FUTURES_KINDS,
 ];

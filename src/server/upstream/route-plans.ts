@@ -14,6 +14,7 @@ import { lastCryptoTrade, lastForexQuote } from '../../operations/last.js';
 import {
   dividends,
   ipos,
+  iposV1,
   optionContracts,
   relatedCompanies,
   splits,
@@ -335,6 +336,15 @@ function iposNeeds(c: Context<AppEnv>): Need[] | 'upstream' {
 }
 
 /**
+ * The v1 IPOs listing of a set of filters is stored the same way, as its own listing: the local route
+ * applies every filter and sort the endpoint takes, so no request of it needs to go upstream.
+ */
+function iposV1Needs(c: Context<AppEnv>): Need[] {
+  const filters = listingFilters(iposV1, parseRequest(iposV1, c).query);
+  return [{ ticker: filters, kind: 'ipos_v1', accepts: ['ipos_v1'], range: ALL_DAYS }];
+}
+
+/**
  * A request as the key of its stored answer, and the request sent for it: its path and its query as
  * asked (the order of its parameters kept, as the service's cursors keep it), without a key.
  */
@@ -475,6 +485,7 @@ export const ROUTE_PLANS: readonly RoutePlan[] = [
   { op: tickers, needs: tickersNeeds },
   { op: optionContracts, needs: contractsNeeds },
   { op: ipos, needs: iposNeeds },
+  { op: iposV1, needs: iposV1Needs },
   ...STORED_ANSWERS.map((op) => ({ op, needs: (c: Context<AppEnv>) => answerNeeds(c, op) })),
   ...SNAPSHOT_PLANS,
   ...FUTURES_PLANS,

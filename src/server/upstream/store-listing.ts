@@ -131,26 +131,32 @@ export function listingStorage(kind: string, rows: ListingRows): Storage {
 }
 
 /**
- * The storage of a listing of reference records (the IPOs listing) of kind `kind`: its records land in
+ * The storage of a listing of reference records (an IPOs listing) of kind `kind`: its records land in
  * `reference_records` by the path of `mdq ingest json`, keyed by their record id, and `listed_rows`
- * keeps which the listing held. Records of the kind no listing holds were ingested from files: they
- * are kept as they are.
+ * keeps, under the listing's name `listing`, which the listing held. `listings` names every listing
+ * storing records of the kind (the vX and v1 IPOs listings): a record stays while any of them holds it.
+ * Records of the kind no listing holds were ingested from files: they are kept as they are.
  */
-export function recordListingStorage(kind: JsonKind): Storage {
+export function recordListingStorage(
+  kind: JsonKind,
+  listing: string = kind,
+  listings: readonly string[] = [listing],
+): Storage {
   const remove = (at: Covered): Statement[] => [
     {
       sql: `DELETE FROM reference_records WHERE kind = $1
-        AND id IN (SELECT id FROM listed_rows WHERE kind = $1 AND filters = $2)
-        AND id NOT IN (SELECT id FROM listed_rows WHERE kind = $1 AND filters <> $2)`,
-      params: [kind, at.ticker],
+        AND id IN (SELECT id FROM listed_rows WHERE kind = $2 AND filters = $3)
+        AND id NOT IN (SELECT id FROM listed_rows
+          WHERE kind IN (SELECT unnest($4::VARCHAR[])) AND NOT (kind = $2 AND filters = $3))`,
+      params: [kind, listing, at.ticker, listValue([...listings])],
     },
-    { sql: 'DELETE FROM listed_rows WHERE kind = $1 AND filters = $2', params: [kind, at.ticker] },
+    { sql: 'DELETE FROM listed_rows WHERE kind = $1 AND filters = $2', params: [listing, at.ticker] },
   ];
   return {
     remove,
-    size: listedSize(kind),
+    size: listedSize(listing),
     async write(store, f) {
-      const file = `upstream ${kind} listing${f.ticker === '' ? '' : ` of ${f.ticker}`}`;
+      const file = `upstream ${listing} listing${f.ticker === '' ? '' : ` of ${f.ticker}`}`;
       const found = f.pages.flatMap((p) =>
         Array.isArray(p.results) ? (p.results as Json[]).map((record) => ({ kind, record })) : [],
       );
@@ -162,8 +168,9 @@ export function recordListingStorage(kind: JsonKind): Storage {
           : await store.all<{ id: string }>(
               `SELECT r.id FROM reference_records r
                 WHERE r.kind = $1 AND r.id IN (SELECT unnest($2::VARCHAR[]))
-                  AND NOT EXISTS (SELECT 1 FROM listed_rows l WHERE l.kind = $1 AND l.id = r.id)`,
-              [kind, listValue(ids)],
+                  AND NOT EXISTS (SELECT 1 FROM listed_rows l
+                    WHERE l.kind IN (SELECT unnest($3::VARCHAR[])) AND l.id = r.id)`,
+              [kind, listValue(ids), listValue([...listings])],
             );
       const files = new Set(held.map((r) => r.id));
       // A record listed twice (on two pages) is written once.
@@ -175,7 +182,7 @@ export function recordListingStorage(kind: JsonKind): Storage {
           const chunk = own.slice(i, i + CHUNK);
           await store.run(
             `INSERT OR IGNORE INTO listed_rows VALUES ${chunk.map((_, j) => `($1, $2, $${j + 3})`).join(', ')}`,
-            [kind, f.ticker, ...chunk.map((r) => r.id)],
+            [listing, f.ticker, ...chunk.map((r) => r.id)],
           );
         }
         await recordCoverage(store, f.ticker, f.kind, f.range, f.fetchedAt, f.today);

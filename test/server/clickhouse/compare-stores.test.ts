@@ -407,6 +407,11 @@ const REQUESTS: Readonly<Record<string, readonly string[]>> = {
     '/vX/reference/ipos?us_code=222222222',
     '/vX/reference/ipos?isin=US3333333333&ticker=NEWC',
     '/vX/reference/ipos?listing_date.gte=2021-01-01&listing_date.lt=2021-06-10',
+    '/v1/reference/ipos',
+    '/v1/reference/ipos?ipo_status.any_of=history,pending&sort=ipo_status.asc,issuer_name.desc',
+    '/v1/reference/ipos?ticker.any_of=NEWA,NEWC&us_code.gte=2',
+    '/v1/reference/ipos?isin.lt=US3&sort=announced_date.asc&limit=1',
+    '/v1/reference/ipos?listing_date.gte=2021-01-01&sort=last_updated,ticker.asc',
     '/vX/reference/tickers/META/events?types=ticker_change',
   ],
   futures: [

@@ -217,6 +217,131 @@ describe('caching server: reference records', () => {
     });
   });
 
+  test('the v1 IPOs listing is stored whole once per set of filters, as its own listing of the same records, and answered from the store, offline and by mdq serve --db', async (t) => {
+    await withRecordsUpstream(t, async ({ server: upstream, proxy }) => {
+      await withStoreFile(async (db) => {
+        const recorded = [
+          '/v1/reference/ipos?limit=5',
+          '/v1/reference/ipos?ipo_status.any_of=history,new&ticker.lt=M&limit=1000',
+        ];
+        const covered = [
+          '/v1/reference/ipos?sort=ticker.asc&limit=7',
+          '/v1/reference/ipos?sort=final_issue_price.desc,ticker.asc&limit=4',
+          '/v1/reference/ipos?sort=ipo_status,issuer_name.asc&limit=1000',
+          '/v1/reference/ipos?ipo_status.any_of=history,new&ticker.lt=M&sort=issuer_name.asc&limit=300',
+        ];
+        const vx = '/vX/reference/ipos?ipo_status=new&limit=50';
+        const want = new Map<string, string[]>();
+        for (const path of [...recorded, ...covered, vx]) want.set(path, await pagesOf(upstream.url, path));
+        assert.equal(want.get(covered[2] as string)?.length, 2, 'two pages of IPOs');
+
+        const cache = await startServer({
+          db,
+          port: 0,
+          upstream: { url: proxy.url },
+          log: () => {},
+          now: NOW,
+        });
+        try {
+          for (const path of recorded) assert.deepEqual(await pagesOf(cache.url, path), want.get(path), path);
+          const seen = proxy.seen.map((s) => s.url);
+          assert.deepEqual(
+            seen.filter((u) => !u.includes('cursor=')),
+            [
+              '/v1/reference/ipos?limit=1000',
+              '/v1/reference/ipos?ipo_status.any_of=history%2Cnew&ticker.lt=M&limit=1000',
+            ],
+          );
+          assert.equal(seen.length, 3, 'the whole listing in two pages of 1000');
+          for (const path of covered) assert.deepEqual(await pagesOf(cache.url, path), want.get(path), path);
+          assert.equal(proxy.seen.length, 3, 'answered from the store');
+          // The vX listing is its own: fetched once, beside the v1 one.
+          assert.deepEqual(await pagesOf(cache.url, vx), want.get(vx));
+          assert.equal(proxy.seen.at(-1)?.url, '/vX/reference/ipos?ipo_status=new&limit=1000');
+          assert.equal(proxy.seen.length, 4);
+
+          const store = cache.store as DuckDbStore;
+          assert.equal(
+            await countRows(store, "SELECT * FROM reference_records WHERE kind = 'ipos'"),
+            IPO_COUNT,
+          );
+          const listings = await store.all<{ kind: string; n: bigint }>(
+            'SELECT kind, count(DISTINCT filters) AS n FROM listed_rows GROUP BY kind ORDER BY kind',
+          );
+          assert.deepEqual(
+            listings.map((l) => [l.kind, Number(l.n)]),
+            [
+              ['ipos', 1],
+              ['ipos_v1', 2],
+            ],
+          );
+        } finally {
+          await cache.close();
+        }
+
+        for (const upstreamOptions of [{ upstream: { offline: true } }, {}]) {
+          const local = await startServer({ db, port: 0, log: () => {}, now: NOW, ...upstreamOptions });
+          try {
+            for (const path of [...recorded, ...covered, vx])
+              assert.deepEqual(
+                await pagesOf(local.url, path),
+                want.get(path),
+                `${upstreamOptions.upstream ? 'offline' : 'mdq serve --db'} ${path}`,
+              );
+          } finally {
+            await local.close();
+          }
+        }
+        assert.equal(proxy.seen.length, 4);
+      });
+    });
+  });
+
+  test('a v1 IPOs listing refreshed with fewer records keeps those a vX listing still holds', async (t) => {
+    await withRecordsUpstream(t, async ({ server: upstream, proxy }) => {
+      await withStoreFile(async (db) => {
+        const store = await DuckDbStore.open(db);
+        const clock = { now: NOW };
+        const layer = new ReadThrough(
+          store,
+          { url: proxy.url, maxAgeSeconds: 60 },
+          () => {},
+          () => clock.now,
+        );
+        try {
+          const app = createApp({ store, now: async () => clock.now, log: () => {} }, { before: layer });
+          const ask = async (path: string) => {
+            const res = await app.request(`${path}&apiKey=local`);
+            assert.equal(res.status, 200, path);
+            return ((await res.json()) as { results: Json[] }).results;
+          };
+          const v1 = '/v1/reference/ipos?ipo_status=new&limit=1000';
+          const vx = '/vX/reference/ipos?ipo_status=new&limit=1000';
+          assert.equal((await ask(v1)).length, IPO_COUNT / STATUSES.length);
+          clock.now += 30_000;
+          const vxBefore = await ask(vx);
+          assert.equal(proxy.seen.length, 2);
+          // The upstream drops half of its new offerings; the v1 listing ages first and is fetched again.
+          await (upstream.store as DuckDbStore).run(
+            "DELETE FROM reference_records WHERE kind = 'ipos' AND ipo_status = 'new' AND ticker >= 'AM'",
+          );
+          clock.now += 31_000;
+          await ask(v1);
+          assert.equal(proxy.seen.length, 3, 'the aged v1 listing fetched again');
+          assert.deepEqual(await ask(vx), vxBefore, 'the fresh vX listing still answers all it stored');
+          assert.equal(proxy.seen.length, 3);
+          assert.equal(
+            await countRows(store, "SELECT * FROM reference_records WHERE kind = 'ipos'"),
+            IPO_COUNT / STATUSES.length,
+          );
+        } finally {
+          await layer.close();
+          store.close();
+        }
+      });
+    });
+  });
+
   test('a connection dropped on a later page of the IPOs listing stores nothing; the next request fetches it whole', async (t) => {
     await withRecordsUpstream(t, async ({ proxy }) => {
       await withStoreFile(async (db) => {
