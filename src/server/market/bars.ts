@@ -714,8 +714,9 @@ export interface TickersBarQuery {
  * The bars {@link queryBars} gives for each of `tickers` (multiplier 1, ascending, no limit:
  * a snapshot's span of a few days), built the same way from the same sources, in a fixed number of
  * queries for the whole list: one per time zone and day rule among the tickers (a US stock's day takes
- * its prices from the regular session, an index's or an option's from the whole day). Tickers without
- * bars map to an empty list.
+ * its prices from the regular session, an index's or an option's from the whole day). A ticker alone in
+ * its group is asked for as {@link queryBars} asks (`ticker = $1`). Tickers without bars map to an
+ * empty list.
  */
 export async function barsOfTickers(
   store: Store,
@@ -746,9 +747,13 @@ async function groupBars(
   const { tz } = group;
   const frame = barFrame(tz, q.timespan, 1, q.fromMs, q.toMs);
   if (!frame) return;
+  // A list of one is asked as `ticker = $1`, as queryBars asks for its ticker, without the list and
+  // its grouping by ticker. It still reads every source: choosing one (sourceChoice) would cost a
+  // ticker's first snapshot more queries than a page's.
+  const [one] = group.tickers.length === 1 ? group.tickers : [];
   const sql = barBaseSql(store.dialect, {
     frame,
-    tickers: 'list',
+    tickers: one === undefined ? 'list' : 'one',
     choice: EVERY_SOURCE,
     session: group.split,
     steps: [],
@@ -756,13 +761,18 @@ async function groupBars(
     limit: false,
   });
   const [read, steps] = await Promise.all([
-    store.columns<BaseRow & { tk: string }>(
+    store.columns<BaseRow>(
       sql,
-      baseParams(listValue([...group.tickers]), [frame.rangeStart, frame.rangeEnd], frame.keys),
+      baseParams(one ?? listValue([...group.tickers]), [frame.rangeStart, frame.rangeEnd], frame.keys),
     ),
     q.adjusted && !frame.intraday ? splitStepsOf(store, group.tickers) : undefined,
   ]);
-  const rows = steps ? adjustDays(read, steps) : read;
+  // The list's query names each row's ticker; one ticker's rows are all its own.
+  const named =
+    one === undefined
+      ? (read as Columns<BaseRow & { tk: string }>)
+      : { ...read, tk: read.bkey.map(() => one) };
+  const rows = steps ? adjustDays(named, steps) : named;
   // One base aggregate per window: a minute window is its base aggregate, a day window its day.
   const windowStart = frame.intraday ? (k: number) => k * frame.baseMs : (k: number) => localMidnight(tz, k);
   for (let i = 0; i < rows.tk.length; i++) {
