@@ -1,7 +1,7 @@
 import { listValue } from '@duckdb/node-api';
 import { NEW_YORK } from '../../dates/time-zone.js';
 import { nyseHolidays } from '../calendar/index.js';
-import type { Columns, SqlDialect, Store } from '../store/store.js';
+import type { Columns, SqlDialect, SqlValue, Store } from '../store/store.js';
 import { storeFact } from './facts.js';
 import { type SplitStep, splitFactorAt, splitFactorSql, splitSteps, splitStepsOf } from './splits.js';
 import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from './time-zone.js';
@@ -112,141 +112,22 @@ const TICK_ORDER = 'sequence_number';
  * - `limit` counts base aggregates (seconds for second windows, minutes for minute and hour windows,
  *   days otherwise); a window cut by the limit is dropped and the page says where the next one starts.
  */
-export async function queryBars(store: Store, query: BarQuery): Promise<BarPage> {
-  // Instants far outside any market data (or not numbers at all) are pinned to a span the calendar
-  // arithmetic handles; nothing is stored out there anyway.
-  const q = {
-    ...query,
-    fromMs: pin(query.fromMs, EARLIEST_MS),
-    toMs: pin(query.toMs, LATEST_MS),
-  };
+export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
   const tz = marketTimeZone(q.ticker);
-  const intraday = isIntraday(q.timespan);
-  const cover = offsetSegments(tz, q.fromMs - 2 * DAY_MS, q.toMs + 2 * DAY_MS);
-  const unit = INTRADAY_MS[q.timespan] ?? DAY_MS;
-  const size = unit * q.multiplier;
-
-  // Windows that divide an hour are the same on the UTC clock as on the market's (its offsets are whole
-  // hours) and are keyed in UTC, which keeps the repeated hour of an autumn DST change two windows.
-  // Longer intraday windows are counted from local midnight on the wall clock.
-  const utcKeys = intraday && HOUR_MS % size === 0;
-  const baseMs = q.timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
-  // The instants the query reads, and the base keys of its windows (the first and one past the last),
-  // which bound it exactly.
-  let rangeStart: number;
-  let rangeEnd: number;
-  let keys: [number, number];
-  let anchor = 0;
-  if (utcKeys) {
-    rangeStart = Math.floor(q.fromMs / size) * size;
-    rangeEnd = (Math.floor(q.toMs / size) + 1) * size;
-    keys = [rangeStart / baseMs, rangeEnd / baseMs];
-  } else if (intraday) {
-    const startLocal = Math.floor((q.fromMs + offsetAtMs(cover, q.fromMs)) / size) * size;
-    const endLocal = (Math.floor((q.toMs + offsetAtMs(cover, q.toMs)) / size) + 1) * size;
-    // On the wall clock a window can hold instants on both sides of a change of offset (the hour the
-    // clock repeats in autumn), so the instants read span every offset the zone has here.
-    const offsets = cover.map((s) => s.offset);
-    rangeStart = startLocal - Math.max(...offsets);
-    rangeEnd = endLocal - Math.min(...offsets);
-    keys = [startLocal / baseMs, endLocal / baseMs];
-  } else {
-    anchor = periodIndex(q.timespan, localDay(cover, q.fromMs));
-    const endIndex = periodIndex(q.timespan, localDay(cover, q.toMs)) + 1;
-    rangeStart = localMidnight(tz, periodStartDay(q.timespan, anchor));
-    rangeEnd = localMidnight(tz, periodStartDay(q.timespan, endIndex));
-    keys = [periodStartDay(q.timespan, anchor), periodStartDay(q.timespan, endIndex)];
-  }
-  if (!(rangeStart < rangeEnd)) return { bars: [], queryCount: 0 };
-
-  const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
+  const frame = barFrame(tz, q.timespan, q.multiplier, q.fromMs, q.toMs);
+  if (!frame) return { bars: [], queryCount: 0 };
+  const { intraday, utcKeys, baseMs, size, anchor, segments, rangeStart, rangeEnd, keys } = frame;
   const steps = q.adjusted ? await splitSteps(store, q.ticker) : [];
-
-  // Which sources can answer: a read-only store knows where it has ticks, and a query that can use only
-  // one source skips reading the other.
-  const only = intraday ? await tickCoverage(store, q.ticker, segments, rangeStart, rangeEnd) : 'both';
-  const sources = sourcesFor(q.timespan);
-  const rank = (s: SourceKind) => sources.indexOf(s);
-  const barKinds = sources.filter((s) => s !== 'trades');
-  // With a single source, every day takes its base aggregates from it: no choice to make per day.
-  const kinds =
-    only === 'bars'
-      ? (await storedKinds(store, q.ticker))?.filter((k) => (barKinds as string[]).includes(k))
-      : undefined;
-  const singleSource = only === 'ticks' || kinds?.length === 1;
-  // Bars stored at the base resolution, each at the start of its second or minute, are base aggregates
-  // already (ingest keeps one bar per ticker, resolution and t): the query passes them through. Only
-  // with keys on the UTC clock: on the local one, the hour repeated when DST ends holds two bars per key.
-  const baseKind = q.timespan === 'second' ? 'second' : 'minute';
-  const asStored =
-    utcKeys &&
-    kinds?.length === 1 &&
-    kinds[0] === baseKind &&
-    (await barsOnTheirStarts(store, q.ticker, baseKind, baseMs));
-  const d = store.dialect;
-  const keyOf = (column: string, scale: number) =>
-    utcKeys
-      ? d.intDiv(column, `${BigInt(baseMs) * BigInt(scale)}`)
-      : d.intDiv(`${column} + ${offsetSql(segments, column, scale)}`, `${BigInt(baseMs) * BigInt(scale)}`);
-  const dayOfKey = utcKeys
-    ? d.intDiv(`k * ${baseMs} + ${offsetSql(segments, `k * ${baseMs}`)}`, `${DAY_MS}`)
-    : intraday
-      ? d.intDiv(`k * ${baseMs}`, `${DAY_MS}`)
-      : 'k';
-  // The subqueries name their columns apart from the stored ones (k, ko, kh…), as ClickHouse reads an
-  // alias equal to a column name inside its own expression as the alias.
-  const adjust = (column: string, op: '/' | '*', f: string) =>
-    steps.length === 0 ? column : `${column} ${op} ${f}`;
-  // A US stock's day takes its open, high, low and close from the regular session when anything traded
-  // in it (extended-hours trades update only the volume), its volume, vw and count from the whole day.
-  const session =
-    !intraday && regularSessionSplit(q.ticker) ? sessionSql(d, segments, rangeStart, rangeEnd) : undefined;
-  const price = (agg: string, inSession: string) => (session ? d.preferWhere(agg, inSession) : agg);
-  const tickInSession = session ? session('sip_timestamp', 1_000_000, '1') : '';
-  const barInSession = session ? session('t', 1, RESOLUTION_LENGTH_SQL) : '';
-  const ticks = `
-      SELECT ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS k,
-             ${price(d.argMin('price', TICK_ORDER), tickInSession)} AS ko,
-             ${price('max(price)', tickInSession)} AS kh, ${price('min(price)', tickInSession)} AS kl,
-             ${price(d.argMax('price', TICK_ORDER), tickInSession)} AS kc, sum(size) AS kv,
-             sum(price * size) AS kpv, ${d.double('count(*)')} AS kn, 1 = 1 AS kall
-        FROM trades WHERE ticker = $1 AND sip_timestamp >= $2 AND sip_timestamp < $3
-       GROUP BY k`;
-  const stored = asStored
-    ? `
-      SELECT ${rank(baseKind)} AS rk, ${keyOf('t', 1)} AS k, o AS ko, h AS kh, l AS kl, c AS kc, v AS kv,
-             coalesce(vw, (h + l + c) / 3) * v AS kpv, ${d.double('n')} AS kn, n IS NOT NULL AS kall
-        FROM bars WHERE ticker = $1 AND resolution = '${baseKind}' AND t >= $4 AND t < $5`
-    : `
-      SELECT CASE ${barKinds.map((k) => `WHEN resolution = '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
-             ${keyOf('t', 1)} AS k, ${price(d.argMin('o', 't'), barInSession)} AS ko,
-             ${price('max(h)', barInSession)} AS kh, ${price('min(l)', barInSession)} AS kl,
-             ${price(d.argMax('c', 't'), barInSession)} AS kc,
-             sum(v) AS kv, sum(coalesce(vw, (h + l + c) / 3) * v) AS kpv, ${d.double('sum(n)')} AS kn,
-             count(n) = count(*) AS kall
-        FROM bars WHERE ticker = $1 AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
-         AND t >= $4 AND t < $5
-       GROUP BY rk, k`;
-  // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
-  // constant within a base aggregate and applies to the few aggregated rows, not to every tick. A query
-  // that needs one source reads only it.
-  // Both range pairs stay bound when one source is left out: DuckDB wants every parameter used.
-  const source =
-    only === 'ticks'
-      ? `SELECT * FROM (${ticks}) WHERE $4 <= $5`
-      : only === 'bars'
-        ? `SELECT * FROM (${stored}) WHERE $2 <= $3`
-        : `${ticks} UNION ALL ${stored}`;
-  const base = `SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM (${source})
-              WHERE k >= $7 AND k < $8`;
-  const chosen = singleSource ? base : d.leastRankPer(base, dayOfKey);
-  const sql = `
-    SELECT ${d.double('ch.k')} AS bkey, ${adjust('ch.ko', '/', 'ch.f')} AS o, ${adjust('ch.kh', '/', 'ch.f')} AS h,
-           ${adjust('ch.kl', '/', 'ch.f')} AS l, ${adjust('ch.kc', '/', 'ch.f')} AS c, ${adjust('ch.kv', '*', 'ch.f')} AS v,
-           ch.kpv AS pv, ch.kn AS n, ch.kall AS alln
-      FROM (${chosen}) ch
-     ORDER BY ch.k ${q.sort === 'desc' ? 'DESC' : 'ASC'}
-     LIMIT $6`;
+  const choice = await sourceChoice(store, q.ticker, frame);
+  const sql = barBaseSql(store.dialect, {
+    frame,
+    tickers: 'one',
+    choice,
+    session: sessionSplitOf(q.ticker, q.timespan),
+    steps,
+    sort: q.sort,
+    limit: true,
+  });
 
   const windowOf = intraday
     ? (bkey: number) => Math.floor((bkey * baseMs) / size)
@@ -270,7 +151,8 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
         ? [Math.max(rangeStart, localToUtc(segments, (firstDay + days - spanDays) * DAY_MS)), rangeEnd]
         : [rangeStart, Math.min(rangeEnd, localToUtc(segments, (firstDay + spanDays) * DAY_MS))];
   let scan = q.limit;
-  let spanDays = await firstSpanDays(store, q.ticker, only, barKinds, [rangeStart, rangeEnd], {
+  const barKinds = barKindsFor(q.timespan);
+  let spanDays = await firstSpanDays(store, q.ticker, choice.only, barKinds, [rangeStart, rangeEnd], {
     days,
     baseMs,
     rows: scan + 1,
@@ -278,14 +160,8 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
   for (;;) {
     const [lo, hi] = spanOf(spanDays);
     const base = await store.columns<BaseRow>(sql, [
-      q.ticker,
-      BigInt(lo) * 1_000_000n,
-      BigInt(hi) * 1_000_000n,
-      BigInt(lo),
-      BigInt(hi),
+      ...baseParams(q.ticker, [lo, hi], keys),
       BigInt(scan + 1),
-      BigInt(keys[0]),
-      BigInt(keys[1]),
     ]);
     // One row past the limit tells whether there is a next page, and where it starts.
     const cut = base.bkey.length > scan;
@@ -314,6 +190,248 @@ export async function queryBars(store: Store, query: BarQuery): Promise<BarPage>
     else p.nextToMs = intraday ? windowStart(extraWindow) : windowStart(extraWindow + q.multiplier) - 1;
     return p;
   }
+}
+
+/**
+ * The windows of a bar query over one time zone, as its SQL reads them: the instants read, the base
+ * aggregates (a second, a minute or a day each) and the keys that bound them.
+ */
+interface BarFrame {
+  tz: string;
+  timespan: BarTimespan;
+  intraday: boolean;
+  /** Windows that divide an hour, keyed on the UTC clock; longer intraday ones on the wall clock. */
+  utcKeys: boolean;
+  /** Length of a base aggregate (ms). */
+  baseMs: number;
+  /** Length of a window (ms), for intraday windows. */
+  size: number;
+  /** Day and longer windows: the period their windows are counted from. */
+  anchor: number;
+  /** The instants read, `[rangeStart, rangeEnd)` (Unix ms). */
+  rangeStart: number;
+  rangeEnd: number;
+  /** The base keys of the first window and one past the last, which bound the query exactly. */
+  keys: [number, number];
+  /** The zone's offsets over the range, a day either side. */
+  segments: readonly OffsetSegment[];
+}
+
+/** The frame of `multiplier` × `timespan` windows over `[fromMs, toMs]` in `tz`; undefined when empty. */
+function barFrame(
+  tz: string,
+  timespan: BarTimespan,
+  multiplier: number,
+  fromMs: number,
+  toMs: number,
+): BarFrame | undefined {
+  // Instants far outside any market data (or not numbers at all) are pinned to a span the calendar
+  // arithmetic handles; nothing is stored out there anyway.
+  const from = pin(fromMs, EARLIEST_MS);
+  const to = pin(toMs, LATEST_MS);
+  const intraday = isIntraday(timespan);
+  const cover = offsetSegments(tz, from - 2 * DAY_MS, to + 2 * DAY_MS);
+  const unit = INTRADAY_MS[timespan] ?? DAY_MS;
+  const size = unit * multiplier;
+
+  // Windows that divide an hour are the same on the UTC clock as on the market's (its offsets are whole
+  // hours) and are keyed in UTC, which keeps the repeated hour of an autumn DST change two windows.
+  // Longer intraday windows are counted from local midnight on the wall clock.
+  const utcKeys = intraday && HOUR_MS % size === 0;
+  const baseMs = timespan === 'second' ? 1000 : intraday ? 60_000 : DAY_MS;
+  let rangeStart: number;
+  let rangeEnd: number;
+  let keys: [number, number];
+  let anchor = 0;
+  if (utcKeys) {
+    rangeStart = Math.floor(from / size) * size;
+    rangeEnd = (Math.floor(to / size) + 1) * size;
+    keys = [rangeStart / baseMs, rangeEnd / baseMs];
+  } else if (intraday) {
+    const startLocal = Math.floor((from + offsetAtMs(cover, from)) / size) * size;
+    const endLocal = (Math.floor((to + offsetAtMs(cover, to)) / size) + 1) * size;
+    // On the wall clock a window can hold instants on both sides of a change of offset (the hour the
+    // clock repeats in autumn), so the instants read span every offset the zone has here.
+    const offsets = cover.map((s) => s.offset);
+    rangeStart = startLocal - Math.max(...offsets);
+    rangeEnd = endLocal - Math.min(...offsets);
+    keys = [startLocal / baseMs, endLocal / baseMs];
+  } else {
+    anchor = periodIndex(timespan, localDay(cover, from));
+    const endIndex = periodIndex(timespan, localDay(cover, to)) + 1;
+    rangeStart = localMidnight(tz, periodStartDay(timespan, anchor));
+    rangeEnd = localMidnight(tz, periodStartDay(timespan, endIndex));
+    keys = [periodStartDay(timespan, anchor), periodStartDay(timespan, endIndex)];
+  }
+  if (!(rangeStart < rangeEnd)) return undefined;
+  const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
+  return { tz, timespan, intraday, utcKeys, baseMs, size, anchor, rangeStart, rangeEnd, keys, segments };
+}
+
+/** The stored bar resolutions usable for `timespan`, finest first. */
+function barKindsFor(timespan: BarTimespan): SourceKind[] {
+  return sourcesFor(timespan).filter((s) => s !== 'trades');
+}
+
+/** The resolution of stored bars that are a `timespan` query's base aggregates as they are. */
+function baseKindOf(timespan: BarTimespan): 'second' | 'minute' {
+  return timespan === 'second' ? 'second' : 'minute';
+}
+
+/** Whether `ticker`'s `timespan` bars take their prices from the regular session: day and longer, US stocks. */
+function sessionSplitOf(ticker: string, timespan: BarTimespan): boolean {
+  return !isIntraday(timespan) && regularSessionSplit(ticker);
+}
+
+/** Which sources a bar query reads, and how (see {@link sourceChoice}). */
+interface SourceChoice {
+  /** Only the ticks, only the stored bars, or both (each day then takes the finest that has it). */
+  only: 'ticks' | 'bars' | 'both';
+  /** Every day takes its base aggregates from one source: no choice to make per day. */
+  single: boolean;
+  /** The stored bars are base aggregates already: the query passes them through. */
+  asStored: boolean;
+}
+
+/** Every source, the finest chosen per day in SQL: what a query over a list of tickers reads. */
+const EVERY_SOURCE: SourceChoice = { only: 'both', single: false, asStored: false };
+
+/**
+ * The sources that answer `ticker` over `frame`, as far as a read-only store knows them (a writable
+ * store reads every source): a query that can use only one source skips reading the other.
+ */
+async function sourceChoice(store: Store, ticker: string, frame: BarFrame): Promise<SourceChoice> {
+  const { intraday, segments, rangeStart, rangeEnd, timespan } = frame;
+  const only = intraday ? await tickCoverage(store, ticker, segments, rangeStart, rangeEnd) : 'both';
+  const barKinds = barKindsFor(timespan);
+  // With a single source, every day takes its base aggregates from it: no choice to make per day.
+  const kinds =
+    only === 'bars'
+      ? (await storedKinds(store, ticker))?.filter((k) => (barKinds as string[]).includes(k))
+      : undefined;
+  const single = only === 'ticks' || kinds?.length === 1;
+  // Bars stored at the base resolution, each at the start of its second or minute, are base aggregates
+  // already (ingest keeps one bar per ticker, resolution and t): the query passes them through. Only
+  // with keys on the UTC clock: on the local one, the hour repeated when DST ends holds two bars per key.
+  const baseKind = baseKindOf(timespan);
+  const asStored =
+    frame.utcKeys &&
+    kinds?.length === 1 &&
+    kinds[0] === baseKind &&
+    (await barsOnTheirStarts(store, ticker, baseKind, frame.baseMs));
+  return { only, single, asStored };
+}
+
+/** What {@link barBaseSql} builds. */
+interface BaseSql {
+  frame: BarFrame;
+  /** `one`: `$1` is a ticker; `list`: `$1` is a list of tickers, and each row names its ticker (`tk`). */
+  tickers: 'one' | 'list';
+  choice: SourceChoice;
+  /** Day rows take their prices from the regular session (see {@link sessionSplitOf}). */
+  session: boolean;
+  /** Splits applied in the query (one ticker's). */
+  steps: readonly SplitStep[];
+  sort: 'asc' | 'desc';
+  /** At most `$8` rows. */
+  limit: boolean;
+}
+
+/**
+ * The one query that reads bars' base aggregates (`BaseRow`s ordered by key, with `tk` for a list)
+ * from the sources of `frame`'s timespan: trade ticks, then second, minute and hour bars, then stored
+ * daily bars, each day of each ticker taking every value from the finest source that has it. Its
+ * parameters are {@link baseParams}, then the limit when there is one. Only numbers and names computed
+ * here enter the text.
+ */
+function barBaseSql(d: SqlDialect, spec: BaseSql): string {
+  const { frame, choice, steps } = spec;
+  const { intraday, utcKeys, baseMs, segments, rangeStart, rangeEnd } = frame;
+  const sources = sourcesFor(frame.timespan);
+  const rank = (s: SourceKind) => sources.indexOf(s);
+  const barKinds = barKindsFor(frame.timespan);
+  const baseKind = baseKindOf(frame.timespan);
+  // A list's rows are keyed by ticker too.
+  const list = spec.tickers === 'list';
+  const per = list ? 'ticker, ' : '';
+  const tickerIs = list ? d.inList('ticker', '$1') : 'ticker = $1';
+  const keyOf = (column: string, scale: number) =>
+    utcKeys
+      ? d.intDiv(column, `${BigInt(baseMs) * BigInt(scale)}`)
+      : d.intDiv(`${column} + ${offsetSql(segments, column, scale)}`, `${BigInt(baseMs) * BigInt(scale)}`);
+  const dayOfKey = utcKeys
+    ? d.intDiv(`k * ${baseMs} + ${offsetSql(segments, `k * ${baseMs}`)}`, `${DAY_MS}`)
+    : intraday
+      ? d.intDiv(`k * ${baseMs}`, `${DAY_MS}`)
+      : 'k';
+  // The subqueries name their columns apart from the stored ones (k, ko, kh…), as ClickHouse reads an
+  // alias equal to a column name inside its own expression as the alias.
+  const adjust = (column: string, op: '/' | '*', f: string) =>
+    steps.length === 0 ? column : `${column} ${op} ${f}`;
+  // A US stock's day takes its open, high, low and close from the regular session when anything traded
+  // in it (extended-hours trades update only the volume), its volume, vw and count from the whole day.
+  const session = spec.session ? sessionSql(d, segments, rangeStart, rangeEnd) : undefined;
+  const price = (agg: string, inSession: string) => (session ? d.preferWhere(agg, inSession) : agg);
+  const tickInSession = session ? session('sip_timestamp', 1_000_000, '1') : '';
+  const barInSession = session ? session('t', 1, RESOLUTION_LENGTH_SQL) : '';
+  const ticks = `
+      SELECT ${per}${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS k,
+             ${price(d.argMin('price', TICK_ORDER), tickInSession)} AS ko,
+             ${price('max(price)', tickInSession)} AS kh, ${price('min(price)', tickInSession)} AS kl,
+             ${price(d.argMax('price', TICK_ORDER), tickInSession)} AS kc, sum(size) AS kv,
+             sum(price * size) AS kpv, ${d.double('count(*)')} AS kn, 1 = 1 AS kall
+        FROM trades WHERE ${tickerIs} AND sip_timestamp >= $2 AND sip_timestamp < $3
+       GROUP BY ${per}k`;
+  const stored = choice.asStored
+    ? `
+      SELECT ${per}${rank(baseKind)} AS rk, ${keyOf('t', 1)} AS k, o AS ko, h AS kh, l AS kl, c AS kc, v AS kv,
+             coalesce(vw, (h + l + c) / 3) * v AS kpv, ${d.double('n')} AS kn, n IS NOT NULL AS kall
+        FROM bars WHERE ${tickerIs} AND resolution = '${baseKind}' AND t >= $4 AND t < $5`
+    : `
+      SELECT ${per}CASE ${barKinds.map((k) => `WHEN resolution = '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
+             ${keyOf('t', 1)} AS k, ${price(d.argMin('o', 't'), barInSession)} AS ko,
+             ${price('max(h)', barInSession)} AS kh, ${price('min(l)', barInSession)} AS kl,
+             ${price(d.argMax('c', 't'), barInSession)} AS kc,
+             sum(v) AS kv, sum(coalesce(vw, (h + l + c) / 3) * v) AS kpv, ${d.double('sum(n)')} AS kn,
+             count(n) = count(*) AS kall
+        FROM bars WHERE ${tickerIs} AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
+         AND t >= $4 AND t < $5
+       GROUP BY ${per}rk, k`;
+  // Each source is reduced to base aggregates first; splits fall on day boundaries, so the factor is
+  // constant within a base aggregate and applies to the few aggregated rows, not to every tick. A query
+  // that needs one source reads only it.
+  // Both range pairs stay bound when one source is left out: DuckDB wants every parameter used.
+  const source =
+    choice.only === 'ticks'
+      ? `SELECT * FROM (${ticks}) WHERE $4 <= $5`
+      : choice.only === 'bars'
+        ? `SELECT * FROM (${stored}) WHERE $2 <= $3`
+        : `${ticks} UNION ALL ${stored}`;
+  const base = `SELECT *${steps.length === 0 ? '' : `, ${splitFactorSql(steps, dayOfKey)} AS f`} FROM (${source})
+              WHERE k >= $6 AND k < $7`;
+  const chosen = choice.single ? base : d.leastRankPer(base, `${per}${dayOfKey}`);
+  return `
+    SELECT ${list ? 'ch.ticker AS tk, ' : ''}${d.double('ch.k')} AS bkey, ${adjust('ch.ko', '/', 'ch.f')} AS o, ${adjust('ch.kh', '/', 'ch.f')} AS h,
+           ${adjust('ch.kl', '/', 'ch.f')} AS l, ${adjust('ch.kc', '/', 'ch.f')} AS c, ${adjust('ch.kv', '*', 'ch.f')} AS v,
+           ch.kpv AS pv, ch.kn AS n, ch.kall AS alln
+      FROM (${chosen}) ch
+     ORDER BY ${per.replace('ticker', 'ch.ticker')}ch.k ${spec.sort === 'desc' ? 'DESC' : 'ASC'}${spec.limit ? '\n     LIMIT $8' : ''}`;
+}
+
+/**
+ * The parameters `$1`–`$7` of {@link barBaseSql}: the ticker or list of tickers, the instants
+ * `[lo, hi)` read (as nanoseconds, then ms) and the keys that bound the windows.
+ */
+function baseParams(tickers: SqlValue, [lo, hi]: [number, number], keys: [number, number]): SqlValue[] {
+  return [
+    tickers,
+    BigInt(lo) * 1_000_000n,
+    BigInt(hi) * 1_000_000n,
+    BigInt(lo),
+    BigInt(hi),
+    BigInt(keys[0]),
+    BigInt(keys[1]),
+  ];
 }
 
 const HOUR_MS = 3_600_000;
@@ -596,8 +714,9 @@ export interface TickersBarQuery {
  * The bars {@link queryBars} gives for each of `tickers` (multiplier 1, ascending, no limit:
  * a snapshot's span of a few days), built the same way from the same sources, in a fixed number of
  * queries for the whole list: one per time zone and day rule among the tickers (a US stock's day takes
- * its prices from the regular session, an index's or an option's from the whole day). Tickers without
- * bars map to an empty list.
+ * its prices from the regular session, an index's or an option's from the whole day). A ticker alone in
+ * its group is asked for as {@link queryBars} asks (`ticker = $1`). Tickers without bars map to an
+ * empty list.
  */
 export async function barsOfTickers(
   store: Store,
@@ -626,82 +745,36 @@ async function groupBars(
   out: Map<string, Bar[]>,
 ): Promise<void> {
   const { tz } = group;
-  const d = store.dialect;
-  const intraday = q.timespan === 'minute';
-  const baseMs = intraday ? 60_000 : DAY_MS;
-  // As queryBars bounds them: minute windows are keyed on the UTC clock, days on the local calendar.
-  let rangeStart: number;
-  let rangeEnd: number;
-  if (intraday) {
-    rangeStart = Math.floor(q.fromMs / baseMs) * baseMs;
-    rangeEnd = (Math.floor(q.toMs / baseMs) + 1) * baseMs;
-  } else {
-    const cover = offsetSegments(tz, q.fromMs - 2 * DAY_MS, q.toMs + 2 * DAY_MS);
-    rangeStart = localMidnight(tz, localDay(cover, q.fromMs));
-    rangeEnd = localMidnight(tz, localDay(cover, q.toMs) + 1);
-  }
-  if (!(rangeStart < rangeEnd)) return;
-  const segments = offsetSegments(tz, rangeStart - DAY_MS, rangeEnd + DAY_MS);
-  const keys = intraday
-    ? [rangeStart / baseMs, rangeEnd / baseMs]
-    : [localDay(segments, rangeStart), localDay(segments, rangeEnd)];
-  const sources = sourcesFor(q.timespan);
-  const rank = (s: SourceKind) => sources.indexOf(s);
-  const barKinds = sources.filter((s) => s !== 'trades');
-  const keyOf = (column: string, scale: number) =>
-    intraday
-      ? d.intDiv(column, `${BigInt(baseMs) * BigInt(scale)}`)
-      : d.intDiv(`${column} + ${offsetSql(segments, column, scale)}`, `${BigInt(baseMs) * BigInt(scale)}`);
-  const dayOfKey = intraday
-    ? d.intDiv(`k * ${baseMs} + ${offsetSql(segments, `k * ${baseMs}`)}`, `${DAY_MS}`)
-    : 'k';
-  const session = group.split ? sessionSql(d, segments, rangeStart, rangeEnd) : undefined;
-  const price = (agg: string, inSession: string) => (session ? d.preferWhere(agg, inSession) : agg);
-  const tickInSession = session ? session('sip_timestamp', 1_000_000, '1') : '';
-  const barInSession = session ? session('t', 1, RESOLUTION_LENGTH_SQL) : '';
-  const inList = d.inList('ticker', '$1');
-  // The same base aggregates as queryBars reads, per ticker; each ticker's day takes them from the finest
-  // source that has that day.
-  const ticks = `
-      SELECT ticker, ${rank('trades')} AS rk, ${keyOf('sip_timestamp', 1_000_000)} AS k,
-             ${price(d.argMin('price', TICK_ORDER), tickInSession)} AS ko,
-             ${price('max(price)', tickInSession)} AS kh, ${price('min(price)', tickInSession)} AS kl,
-             ${price(d.argMax('price', TICK_ORDER), tickInSession)} AS kc, sum(size) AS kv,
-             sum(price * size) AS kpv, ${d.double('count(*)')} AS kn, 1 = 1 AS kall
-        FROM trades WHERE ${inList} AND sip_timestamp >= $2 AND sip_timestamp < $3
-       GROUP BY ticker, k`;
-  const stored = `
-      SELECT ticker, CASE ${barKinds.map((k) => `WHEN resolution = '${k}' THEN ${rank(k)}`).join(' ')} END AS rk,
-             ${keyOf('t', 1)} AS k, ${price(d.argMin('o', 't'), barInSession)} AS ko,
-             ${price('max(h)', barInSession)} AS kh, ${price('min(l)', barInSession)} AS kl,
-             ${price(d.argMax('c', 't'), barInSession)} AS kc,
-             sum(v) AS kv, sum(coalesce(vw, (h + l + c) / 3) * v) AS kpv, ${d.double('sum(n)')} AS kn,
-             count(n) = count(*) AS kall
-        FROM bars WHERE ${inList} AND resolution IN (${barKinds.map((k) => `'${k}'`).join(', ')})
-         AND t >= $4 AND t < $5
-       GROUP BY ticker, rk, k`;
-  const base = `SELECT * FROM (${ticks} UNION ALL ${stored}) WHERE k >= $6 AND k < $7`;
+  const frame = barFrame(tz, q.timespan, 1, q.fromMs, q.toMs);
+  if (!frame) return;
+  // A list of one is asked as `ticker = $1`, as queryBars asks for its ticker, without the list and
+  // its grouping by ticker. It still reads every source: choosing one (sourceChoice) would cost a
+  // ticker's first snapshot more queries than a page's.
+  const [one] = group.tickers.length === 1 ? group.tickers : [];
+  const sql = barBaseSql(store.dialect, {
+    frame,
+    tickers: one === undefined ? 'list' : 'one',
+    choice: EVERY_SOURCE,
+    session: group.split,
+    steps: [],
+    sort: 'asc',
+    limit: false,
+  });
   const [read, steps] = await Promise.all([
-    store.columns<BaseRow & { tk: string }>(
-      `SELECT ch.ticker AS tk, ${d.double('ch.k')} AS bkey, ch.ko AS o, ch.kh AS h, ch.kl AS l, ch.kc AS c,
-            ch.kv AS v, ch.kpv AS pv, ch.kn AS n, ch.kall AS alln
-       FROM (${d.leastRankPer(base, `ticker, ${dayOfKey}`)}) ch
-      ORDER BY ch.ticker, ch.k`,
-      [
-        listValue([...group.tickers]),
-        BigInt(rangeStart) * 1_000_000n,
-        BigInt(rangeEnd) * 1_000_000n,
-        BigInt(rangeStart),
-        BigInt(rangeEnd),
-        BigInt(keys[0] as number),
-        BigInt(keys[1] as number),
-      ],
+    store.columns<BaseRow>(
+      sql,
+      baseParams(one ?? listValue([...group.tickers]), [frame.rangeStart, frame.rangeEnd], frame.keys),
     ),
-    q.adjusted && !intraday ? splitStepsOf(store, group.tickers) : undefined,
+    q.adjusted && !frame.intraday ? splitStepsOf(store, group.tickers) : undefined,
   ]);
-  const rows = steps ? adjustDays(read, steps) : read;
+  // The list's query names each row's ticker; one ticker's rows are all its own.
+  const named =
+    one === undefined
+      ? (read as Columns<BaseRow & { tk: string }>)
+      : { ...read, tk: read.bkey.map(() => one) };
+  const rows = steps ? adjustDays(named, steps) : named;
   // One base aggregate per window: a minute window is its base aggregate, a day window its day.
-  const windowStart = intraday ? (k: number) => k * baseMs : (k: number) => localMidnight(tz, k);
+  const windowStart = frame.intraday ? (k: number) => k * frame.baseMs : (k: number) => localMidnight(tz, k);
   for (let i = 0; i < rows.tk.length; i++) {
     const k = rows.bkey[i] as number;
     out.get(rows.tk[i] as string)?.push(combine(windowStart(k), rows, { window: k, start: i, end: i + 1 }));

@@ -30,15 +30,14 @@ async function latestTicks<T extends { ticker: string; sip_timestamp: bigint; se
   const [inList, list] = tickerCondition(store, tickers);
   const params: SqlValue[] = [list, (BigInt(Math.floor(atMs)) + 1n) * 1_000_000n];
   if (sinceMs !== undefined) params.push(BigInt(Math.floor(sinceMs)) * 1_000_000n);
-  const rows = await store.all<T>(
-    `SELECT * FROM ${table} WHERE ${inList} AND ${store.dialect.inQuery(
-      'sip_timestamp',
-      `SELECT max(sip_timestamp) FROM ${table}
-        WHERE ${inList} AND sip_timestamp < $2${sinceMs === undefined ? '' : ' AND sip_timestamp >= $3'}
-        ${tickers.length === 1 ? '' : 'GROUP BY ticker'}`,
-    )}`,
-    params,
-  );
+  const d = store.dialect;
+  const latest = `SELECT max(sip_timestamp) FROM ${table}
+        WHERE ${inList} AND sip_timestamp < $2${sinceMs === undefined ? '' : ' AND sip_timestamp >= $3'}`;
+  const atLatest =
+    tickers.length === 1
+      ? d.equalsScalar('sip_timestamp', latest)
+      : d.inQuery('sip_timestamp', `${latest} GROUP BY ticker`);
+  const rows = await store.all<T>(`SELECT * FROM ${table} WHERE ${inList} AND ${atLatest}`, params);
   // A ticker's rows here are at its own latest instant or at another ticker's earlier one: its latest
   // row is the one with the greatest timestamp, then sequence number.
   for (const row of rows) {

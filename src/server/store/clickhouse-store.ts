@@ -103,6 +103,7 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
   // An empty list literal has no element type: the cast gives it one.
   inList: (x, list) => `${x} IN (SELECT arrayJoin(CAST(${list} AS Array(String))))`,
   inQuery: (x, query) => `${x} GLOBAL IN (${query})`,
+  equalsScalar: (x, query) => `${x} = (${query})`,
   // No window functions in 18.16; LIMIT BY keeps the first rows of each partition.
   firstPer: (select, partition, order) => `${select} ORDER BY ${partition}, ${order} LIMIT 1 BY ${partition}`,
   // `Int64 % 59000` is an Int16 in ClickHouse (the divisor's width, signed) and wraps past 32767.

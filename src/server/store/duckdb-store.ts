@@ -281,6 +281,7 @@ const DUCKDB_DIALECT: SqlDialect = {
   date: (x) => `${x}::DATE`,
   inList: (x, list) => `${x} IN (SELECT unnest(${list}::VARCHAR[]))`,
   inQuery: (x, query) => `${x} IN (${query})`,
+  equalsScalar: (x, query) => `${x} IN (${query})`,
   firstPer: (select, partition, order) =>
     `${select} QUALIFY row_number() OVER (PARTITION BY ${partition} ORDER BY ${order}) = 1`,
   mod: (a, b) => `(${a}) % (${b})`,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type BarQuery, queryBars, tickCoverage } from '../../../src/server/market/bars.js';
+import { type BarQuery, barsOfTickers, queryBars, tickCoverage } from '../../../src/server/market/bars.js';
 import { offsetSegments } from '../../../src/server/market/time-zone.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
@@ -98,6 +98,50 @@ describe('queryBars on a read-only store skips sources it knows cannot answer', 
         }),
         { numRuns: label.startsWith('stocks') ? 120 : 60 },
       );
+    });
+  }
+});
+
+describe('barsOfTickers asks for a list of one as queryBars asks for its ticker', () => {
+  let store: DuckDbStore | undefined;
+  before(async () => {
+    if (existsSync(leanDir)) store = await DuckDbStore.open(await fixtureStorePath(), { readOnly: true });
+  });
+  after(() => store?.close());
+
+  /** The store, with the text of every bar query (the one selecting `bkey`) asked of it in `sql`. */
+  function recording(inner: DuckDbStore, sql: string[]): DuckDbStore {
+    return new Proxy(inner, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'columns' && prop !== 'all')
+          return typeof value === 'function' ? value.bind(target) : value;
+        return (text: string, params?: unknown[]) => {
+          if (text.includes('AS bkey')) sql.push(text);
+          return value.call(target, text, params);
+        };
+      },
+    });
+  }
+
+  // SPY on 2013-10-07 has ticks (and minute bars, which lose to them), on Friday 2013-10-04 minute bars
+  // only; each day's minutes and the days around them, as a snapshot's session and previous day ask.
+  for (const [label, timespan, fromMs, toMs] of [
+    ['minutes of a day of ticks', 'minute', MONDAY, MONDAY + 24 * HOUR - 1],
+    ['minutes of a day of minute bars', 'minute', MONDAY - 3 * 24 * HOUR, MONDAY - 2 * 24 * HOUR - 1],
+    ['days around both', 'day', MONDAY - 7 * 24 * HOUR, MONDAY + 2 * 24 * HOUR],
+  ] as const) {
+    test(`one ticker is asked for as ticker = $1, and gets the bars a list gives it: ${label}`, async (t) => {
+      if (!hasShared(t, leanDir) || !store) return;
+      const sql: string[] = [];
+      const q = { timespan, fromMs, toMs, adjusted: true };
+      const alone = (await barsOfTickers(recording(store, sql), ['SPY'], q)).get('SPY') ?? [];
+      const listed = (await barsOfTickers(recording(store, []), ['IBM', 'SPY'], q)).get('SPY') ?? [];
+      assert.ok(alone.length > 0, 'SPY has bars');
+      assertSameBars(alone, listed);
+      assert.equal(sql.length, 1);
+      assert.match(sql[0] as string, /FROM trades WHERE ticker = \$1 /);
+      assert.match(sql[0] as string, /FROM bars WHERE ticker = \$1 /);
     });
   }
 });
