@@ -8,7 +8,7 @@
  * where they fail it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,7 +154,9 @@ export async function startClickHouse(t: TestContext, shards = 1): Promise<Click
 export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
   const root = mkdtempSync(join(tmpdir(), 'mdq-clickhouse-'));
   const children: ChildProcess[] = [];
+  let closing = false;
   const close = async () => {
+    closing = true;
     for (const c of children.reverse()) await stop(c);
     rmSync(root, { recursive: true, force: true });
   };
@@ -166,7 +168,7 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
       mkdirSync(join(dir, 'data'), { recursive: true });
       writeFileSync(
         join(dir, 'zoo.cfg'),
-        `tickTime=2000\ndataDir=${dir}/data\nclientPort=${zookeeper}\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n`,
+        `tickTime=2000\ndataDir=${dir}/data\nclientPort=${zookeeper}\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n4lw.commands.whitelist=ruok\n`,
       );
       const zk = spawn(
         'java',
@@ -182,7 +184,9 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
       );
       children.push(zk);
       const port = zookeeper;
-      await waitFor('zookeeper', () => tcpAnswers(port), zk);
+      // Serving, not only accepting connections: a server whose first ZooKeeper session fails starts
+      // its DDL worker in a state 18.16 does not always survive.
+      await waitFor('zookeeper', () => zookeeperServes(port), zk);
     }
     // Distinct native ports too: a node takes a cluster entry with its own port on a local address
     // for itself, and both addresses are local to each of them.
@@ -206,7 +210,15 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
       const args = binary.endsWith('/clickhouse')
         ? ['server', `--config-file=${dir}/config.xml`]
         : [`--config-file=${dir}/config.xml`];
-      children.push(spawn(binary, args, { cwd: dir, stdio: 'ignore' }));
+      const server = spawn(binary, args, { cwd: dir, stdio: 'ignore' });
+      children.push(server);
+      // A server that dies under a test fails it with a refused or dropped connection: say why.
+      server.once('exit', (code, signal) => {
+        if (closing) return;
+        const log = join(dir, 'error.log');
+        const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '';
+        console.log(`# clickhouse-server ${i} (${me.host}) exited while in use: ${signal ?? `code ${code}`}\n${tail}`);
+      });
     }
     for (const [i, me] of ports.entries()) {
       await waitFor(
@@ -222,7 +234,7 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
         );
         await waitFor(
           `the DDL queue of clickhouse-server ${i}`,
-          async () => (await fetch(`http://127.0.0.1:${me.http}/?query=${queue}`)).ok,
+          async () => (await fetch(`http://${bracket(me.host)}:${me.http}/?query=${queue}`)).ok,
           children[children.length - shards + i] as ChildProcess,
         );
       }
@@ -239,16 +251,18 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
   }
 }
 
-/** True when something accepts a TCP connection on the loopback `port`. */
-function tcpAnswers(port: number): Promise<boolean> {
+/** True when the ZooKeeper on the loopback `port` says it is serving (`ruok`, answered `imok`). */
+function zookeeperServes(port: number): Promise<boolean> {
   return import('node:net').then(
     ({ connect }) =>
       new Promise<boolean>((resolve) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
+        let answer = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write('ruok'));
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          answer += chunk;
         });
+        socket.once('close', () => resolve(answer === 'imok'));
         socket.once('error', () => resolve(false));
       }),
   );
