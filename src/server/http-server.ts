@@ -26,7 +26,7 @@ export function createHttpServer(fetch: Fetch, hostname: string): Server {
   });
   // Node's own check answers an empty 400; this one says why.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    if (req.httpVersion === '1.1' && !req.headers.host) missingHost(req, res);
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) missingHost(req, res);
     else void listener(req, res);
   });
   server.on('clientError', (error: Error & { code?: string; reason?: string }, socket: Socket) => {

@@ -89,12 +89,15 @@ describe('requests refused before the app', () => {
     }
   });
 
-  test('well-formed requests still get their answers: HTTP/1.1 with Host, HTTP/1.0 without', async () => {
+  test('well-formed requests still get their answers: HTTP/1.1 with Host (empty too), HTTP/1.0 without', async () => {
     const one = await exchange(
       'GET /v1/marketstatus/now HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
     );
     assert.equal(one.status, 200);
     assert.equal(typeof (JSON.parse(one.body) as { market?: unknown }).market, 'string');
+    // An empty Host is what HTTP/1.1 asks of a client whose target has no authority.
+    const empty = await exchange('GET /v1/marketstatus/now HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n');
+    assert.equal(empty.status, 200);
     const old = await exchange('GET /v1/marketstatus/now HTTP/1.0\r\n\r\n');
     assert.equal(old.status, 200);
     assert.equal(typeof (JSON.parse(old.body) as { market?: unknown }).market, 'string');
