@@ -23,6 +23,7 @@ export * from './core/errors.js';
 export { parseJson, stringifyJson } from './core/json.js';
 export type { DateInput, OperationSpec, ParamSpec, ParamType } from './core/operation.js';
 export { PagePromise } from './core/page-promise.js';
+export { partialPagesOf } from './core/partial-pages.js';
 export {
   isRateLimiter,
   type RateLimitClock,

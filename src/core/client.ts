@@ -29,6 +29,7 @@ import type { OperationSpec, ParamOptions } from './operation.js';
 import { groupKeys, validateGroup } from './option-group.js';
 import { PagePromise } from './page-promise.js';
 import { LinkTrail, mergePages, pageItems, pageLink, repeatedLinkWarning } from './pages.js';
+import { withPartialPages } from './partial-pages.js';
 import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
 import { type TextAnswer, textAnswer } from './sync/protocol.js';
@@ -214,7 +215,15 @@ export abstract class BaseClient {
         this.#emit(repeatedLinkWarning(link, fetched.length), true, 'warn');
         break;
       }
-      fetched.push(await this.#fetch(link, signal));
+      try {
+        fetched.push(await this.#fetch(link, signal));
+      } catch (error) {
+        throw withPartialPages(
+          error,
+          fetched.map((f) => f.data),
+          opts.mergeAllPages !== false,
+        );
+      }
       items += pageItems(fetched[fetched.length - 1]?.data).length;
       onPage?.({ pages: fetched.length, items });
       if (opts.verbose === true) this.#emit(`Fetched page ${fetched.length}`, true);
@@ -507,6 +516,8 @@ export abstract class BaseClient {
     const dir = direction === 'next' ? 'next' : 'previous';
     const first = await decodedOf(oldResponse);
     const pages: unknown[] = [options.rawResponses ? oldResponse : first];
+    // The pages as data, kept on an error that stops the walk (raw responses may not cross threads).
+    const data: unknown[] = [first];
     const trail = new LinkTrail();
     let link = pageLink(first, dir);
     const maxPages = options.maxPages ?? undefined;
@@ -515,7 +526,13 @@ export abstract class BaseClient {
         this.#emit(repeatedLinkWarning(link, pages.length), true, 'warn');
         break;
       }
-      const fetched = await this.#fetch(link, options.signal);
+      let fetched: Fetched;
+      try {
+        fetched = await this.#fetch(link, options.signal);
+      } catch (error) {
+        throw withPartialPages(error, data, false);
+      }
+      data.push(fetched.data);
       pages.push(options.rawResponses ? toResponse(fetched) : fetched.data);
       if (options.verbose) this.#emit(`Fetched page ${pages.length}`, true);
       link = pageLink(fetched.data, dir);

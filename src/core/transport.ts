@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { buildConnector, type Dispatcher, Pool } from 'undici';
 import type { ResolvedClientOptions } from './client-options.js';
+import { decodeContent, isEncoded } from './decode-content.js';
 import {
   AbortError,
   APIConnectionError,
@@ -8,6 +9,7 @@ import {
   type ApiErrorBody,
   apiErrorFor,
   ConnectTimeout,
+  DecodeError,
   ForeignOriginError,
   InvalidParameterError,
   MdqError,
@@ -350,6 +352,8 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   /** The decoder of a 2xx body, when the request has one: the body's pieces go to it, not to `#chunks`. */
   #decoder: BodyDecoder | undefined;
+  /** The body's `content-encoding`, when it has one: its bytes are collected and decoded at the end. */
+  #coding: string | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #done = false;
   #expired: DeadlinePassed | undefined;
@@ -411,7 +415,9 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
       if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
     }
     this.#headers = out;
-    if (this.#makeDecoder && statusCode >= 200 && statusCode < 300) {
+    const coding = out['content-encoding'];
+    if (isEncoded(coding)) this.#coding = coding;
+    else if (this.#makeDecoder && statusCode >= 200 && statusCode < 300) {
       const length = Number(out['content-length']);
       this.#decoder = this.#makeDecoder(Number.isSafeInteger(length) ? length : undefined);
     }
@@ -426,6 +432,10 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#end()) return;
     const status = this.#status;
     const headers = this.#headers;
+    if (this.#coding !== undefined) {
+      this.#endEncoded(this.#coding);
+      return;
+    }
     if (this.#decoder) {
       this.#resolve({ status, headers, body: '', decoded: this.#decoder.end(), url: this.#url });
       return;
@@ -433,6 +443,32 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     const chunks = this.#chunks;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     this.#resolve({ status, headers, body, url: this.#url });
+  }
+
+  /** Decodes a body sent with a content coding, then hands it on as an unencoded one would be. */
+  #endEncoded(coding: string): void {
+    const status = this.#status;
+    const headers = this.#headers;
+    let bytes: Buffer;
+    try {
+      bytes = decodeContent(Buffer.concat(this.#chunks), coding);
+    } catch (e) {
+      this.#reject(
+        new DecodeError(
+          `The response to ${stripQuery(this.#url)} could not be decoded from its content-encoding ${coding}: ${(e as Error).message}`,
+          status,
+          { cause: e },
+        ),
+      );
+      return;
+    }
+    if (this.#makeDecoder && status >= 200 && status < 300) {
+      const decoder = this.#makeDecoder(bytes.length);
+      decoder.push(bytes);
+      this.#resolve({ status, headers, body: '', decoded: decoder.end(), url: this.#url });
+      return;
+    }
+    this.#resolve({ status, headers, body: bytes.toString('utf8'), url: this.#url });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {

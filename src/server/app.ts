@@ -78,6 +78,15 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
   for (const mount of routeModules) mount(app, ctx);
   app.notFound((c) => {
     const id = c.get('requestId') ?? newRequestId();
+    // Every route answers GET (and HEAD): another method on a path that exists is not a missing endpoint.
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD' && hasGetRoute(app, c.req.path)) {
+      const body = errorBody(405, id, `Method ${method} is not allowed: the API answers GET and HEAD`);
+      return new Response(JSON.stringify(body), {
+        status: 405,
+        headers: { 'content-type': 'application/json', 'x-request-id': id, allow: 'GET, HEAD' },
+      });
+    }
     return sendJson(c, errorBody(404, id, 'Not found: no such endpoint.'), 404);
   });
   app.onError((err, c) => {
@@ -90,4 +99,10 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
     return sendJson(c, errorBody(500, id, 'Internal server error.'), 500);
   });
   return app;
+}
+
+/** True when a route (not a middleware for every method) answers GET at `path`. */
+function hasGetRoute(app: Hono<AppEnv>, path: string): boolean {
+  const [matches] = app.router.match('GET', path);
+  return matches.some(([[, route]]) => route.method === 'GET');
 }

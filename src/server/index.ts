@@ -5,11 +5,11 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
-import { serve } from '@hono/node-server';
 import { isLoopback } from '../core/loopback.js';
 import { NEW_YORK, zonedToUtc } from '../dates/time-zone.js';
 import { createApp } from './app.js';
 import type { ServerContext } from './context.js';
+import { createHttpServer } from './http-server.js';
 import { cachingStore } from './market/cache.js';
 import { type AssetClass, latestDataTimes } from './market/now.js';
 import { ResponseCache } from './response-cache.js';
@@ -367,8 +367,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
     const { replayFrom, replaySpeed } = options;
     const stream = streamServer({ store, apiKeys: keys, replayFrom, replaySpeed, log });
-    // An HTTP/1 server: `serve` makes one unless asked for HTTP/2.
-    const server = serve({ fetch, hostname: host, port: options.port ?? 8765 }) as Server;
+    const server: Server = createHttpServer(fetch, host);
+    server.listen(options.port ?? 8765, host);
     // Idle keep-alive connections are kept well past any client's own idle limit (undici: 4 s, from the
     // server's hint): with Node's 5 s, a client reusing a connection just as the server closes it gets a
     // reset, which a loaded machine makes likely. close() still ends idle connections at once.

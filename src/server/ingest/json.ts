@@ -96,18 +96,22 @@ export function parseJsonRecords(text: string, file: string): Found[] {
   const trimmed = text.trim();
   if (trimmed === '') throw new IngestError({ file }, 'is empty');
   let values: unknown[];
+  const beyond = new BeyondDouble();
   try {
-    const whole: unknown = JSON.parse(trimmed);
+    const whole: unknown = JSON.parse(trimmed, beyond.reviver);
     values = Array.isArray(whole) ? whole : [whole];
-  } catch {
+    beyond.check(file, undefined);
+  } catch (e) {
+    if (isIngestError(e)) throw e;
     values = [];
     for (const [i, line] of trimmed.split(/\r?\n/).entries()) {
       if (line.trim() === '') continue;
       try {
-        values.push(JSON.parse(line));
+        values.push(JSON.parse(line, beyond.reviver));
       } catch (e) {
         throw new IngestError({ file, line: i + 1 }, `is neither JSON nor ndjson (${(e as Error).message})`);
       }
+      beyond.check(file, i + 1);
     }
   }
   const out: Found[] = [];
@@ -117,6 +121,27 @@ export function parseJsonRecords(text: string, file: string): Found[] {
     else out.push({ kind: undefined, record: v });
   }
   return out;
+}
+
+/**
+ * Notes a number beyond a double's range (`1e400`): JSON.parse makes it Infinity, which would be stored,
+ * and answered, as null.
+ */
+class BeyondDouble {
+  #field: string | undefined;
+  readonly reviver = (key: string, value: unknown): unknown => {
+    if (typeof value === 'number' && !Number.isFinite(value)) this.#field ??= key;
+    return value;
+  };
+
+  /** Throws naming the field once such a number was met. */
+  check(file: string, line: number | undefined): void {
+    if (this.#field === undefined) return;
+    throw new IngestError(
+      line === undefined ? { file } : { file, line },
+      `holds a number beyond the range of a double in field ${JSON.stringify(this.#field)}; it would be stored as null`,
+    );
+  }
 }
 
 /** One row of `reference_records`. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { DuckDbStore } from '../store/duckdb-store.js';
 import { IngestError } from './ingest-error.js';
@@ -47,22 +47,42 @@ function whole(bytes: Uint8Array | undefined): Uint8Array {
 
 /**
  * The files under `dir`, sorted; what is neither a file nor a folder (a FIFO, a socket), or is gone
- * by the time it is looked at, goes to `passedOver` with the reason.
+ * by the time it is looked at, goes to `passedOver` with the reason. So does a link to a folder `dir`
+ * lies in (`loop -> .`): walking it would list the same files again, ever deeper, until the system
+ * refuses the path, and two such links make that walk exponential. `within` holds the real paths of
+ * the folders being walked.
  */
-function walk(dir: string, out: string[], passedOver: PassedOver[]): void {
+function walk(dir: string, out: string[], passedOver: PassedOver[], within = new Set<string>()): void {
   let names: string[];
+  let real: string;
   try {
+    real = realpathSync(dir);
     names = readdirSync(dir).sort();
   } catch (e) {
     passedOver.push({ path: dir, reason: notAFile(dir) ?? `it cannot be listed (${(e as Error).message})` });
     return;
   }
+  within.add(real);
   for (const name of names) {
     const p = join(dir, name);
     const reason = notAFile(p);
-    if (reason === 'it is a folder') walk(p, out, passedOver);
-    else if (reason === undefined) out.push(p);
+    if (reason === 'it is a folder') {
+      const loop = linkBack(p, within);
+      if (loop === undefined) walk(p, out, passedOver, within);
+      else passedOver.push({ path: p, reason: `it is a link back to ${loop}, a folder it lies in` });
+    } else if (reason === undefined) out.push(p);
     else passedOver.push({ path: p, reason });
+  }
+  within.delete(real);
+}
+
+/** The folder being walked that `folder` resolves to, if any. */
+function linkBack(folder: string, within: ReadonlySet<string>): string | undefined {
+  try {
+    const real = realpathSync(folder);
+    return within.has(real) ? real : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -149,9 +149,14 @@ export async function runIngestJobs(
           sha256 = createHash('sha256').update(bytes).digest('hex');
         }
       } catch (e) {
-        throw new IngestError({ file: job.path }, `cannot read the file (${(e as Error).message})`, {
+        const error = new IngestError({ file: job.path }, `cannot read the file (${(e as Error).message})`, {
           cause: e,
         });
+        if (!options.continueOnError) throw error;
+        summary.filesFailed++;
+        summary.errors.push(error);
+        options.onProgress?.({ filesDone: i + 1, filesTotal: jobs.length, file: job.path, rows });
+        continue;
       }
       const seen = await store.all('SELECT 1 FROM ingested_files WHERE sha256 = $1', [sha256]);
       if (seen.length > 0) {
