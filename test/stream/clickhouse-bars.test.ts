@@ -1,6 +1,7 @@
 /**
  * The replay's bar channels (forex `CA`, crypto `XA`, index `AM`/`V`, futures `AM`) read from a
- * ClickHouse store the same bars, in the same order, as from a DuckDB store holding the same Lean files.
+ * ClickHouse store the same bars, in the same order, as from a DuckDB store holding the same Lean files;
+ * futures `AM` reads every contract's bars of a day in one query.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ingestLean } from '../../src/server/ingest/lean.js';
+import { type FuturesCandle, queryFuturesAggs } from '../../src/server/market/futures.js';
 import { publishToClickHouse } from '../../src/server/store/clickhouse-publish.js';
 import { ClickHouseStore } from '../../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../../src/server/store/duckdb-store.js';
@@ -17,6 +19,7 @@ import { type Tick, type TickKey, TickSource, tickKey } from '../../src/server/s
 import type { StreamMarket } from '../../src/stream/channels.js';
 import { leanSubset } from '../server/ingest/helpers.js';
 import { startClickHouse } from '../support/clickhouse.js';
+import { countingStore } from '../support/counting-store.js';
 import { hasShared, leanDir, sharedDir } from '../support/shared.js';
 
 const FILES = [
@@ -25,6 +28,8 @@ const FILES = [
   'index/usa/minute/spx/20210104_trade.zip',
 ];
 const FUTURES = 'future/cme/minute/es/20131007_trade.zip';
+/** Three days of gold: many contracts a day. */
+const GOLD = [7, 8, 9].map((d) => `future/comex/minute/gc/2013100${d}_trade.zip`);
 const futuresDir = `${sharedDir}marketdata-futures/lean/`;
 
 /** Per market: where its replay starts and a wildcard of its bar channel. */
@@ -61,7 +66,7 @@ describe('the replay of bar channels from a ClickHouse store', () => {
     t.after(() => rmSync(work, { recursive: true, force: true }));
     const lean = leanSubset(FILES);
     t.after(lean.cleanup);
-    const futures = leanSubset([FUTURES], futuresDir);
+    const futures = leanSubset([FUTURES, ...GOLD], futuresDir);
     t.after(futures.cleanup);
     const duck = await DuckDbStore.open(join(work, 'store.duckdb'));
     t.after(() => duck.close());
@@ -75,6 +80,60 @@ describe('the replay of bar channels from a ClickHouse store', () => {
       const expected = await replayed(duck, market, from);
       assert.ok(expected.length > 0, `${market}: bars replayed from DuckDB`);
       assert.deepEqual(await replayed(clickhouse, market, from), expected, market);
+    }
+
+    // Futures `AM.*` over the whole stored week: each bar the REST `1min` candle of its contract and
+    // window, in a number of queries that does not grow with the contracts: a UTC day costs at most two
+    // stretches (the windows ending at its midnight, then the day), each found by one query and read by
+    // one more, whatever the contracts (one query each, before).
+    const window = { source: 'minute', unit: 'ms', size: 60_000, offset: 0 } as const;
+    for (const store of [duck, clickhouse]) {
+      const counting = countingStore(store);
+      const source = new TickSource(counting.store, 'futures', FEEDS.futures);
+      const all = { all: true, tickers: [] };
+      let after: TickKey | undefined;
+      const bars: Tick[] = [];
+      for (;;) {
+        const batch = await source.next(undefined, undefined, 0n, after, 500, { minute: all });
+        const last = batch.at(-1);
+        if (!last) break;
+        bars.push(...batch);
+        after = tickKey(last);
+      }
+      const days = new Set(
+        bars.map((b) => Math.floor(Number(b.sip_timestamp / 1_000_000n - 1n) / 86_400_000)),
+      ).size;
+      assert.ok(days >= 3 && new Set(bars.map((b) => b.ticker)).size >= 10, 'several days of many contracts');
+      // The contracts' list, two stretches a day (and one more at each end), and where none are left.
+      assert.ok(
+        counting.queries() <= 4 * (days + 1),
+        `${store.dialect.name}: ${counting.queries()} queries, ${days} days`,
+      );
+      const candles = new Map<string, Map<number, unknown>>();
+      for (const ticker of new Set(bars.map((b) => b.ticker))) {
+        const rest = await queryFuturesAggs(store, { ticker, window, asc: true, limit: 1_000_000 });
+        candles.set(ticker, new Map(rest.map((c) => [Number(c.window_start / 1_000_000n), c])));
+      }
+      const sent = bars.map((b) =>
+        'bar' in b ? [b.ticker, b.bar.t, b.bar.o, b.bar.c, b.bar.v, b.bar.vw] : b,
+      );
+      const rest = bars.map((b) => {
+        const c = 'bar' in b ? (candles.get(b.ticker)?.get(b.bar.t) as FuturesCandle | undefined) : undefined;
+        return [
+          b.ticker,
+          c && Number(c.window_start / 1_000_000n),
+          c?.open,
+          c?.close,
+          c?.volume,
+          c?.dollar_volume,
+        ];
+      });
+      assert.deepEqual(sent, rest, store.dialect.name);
+      assert.equal(
+        bars.length,
+        [...candles.values()].reduce((n, m) => n + m.size, 0),
+        'every candle replayed once',
+      );
     }
   });
 });

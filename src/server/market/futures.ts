@@ -343,13 +343,41 @@ export interface FuturesAggQuery {
  * count of trades.
  */
 export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promise<FuturesCandle[]> {
+  return (await futuresCandles(store, [q.ticker], q)).get(q.ticker) ?? [];
+}
+
+/**
+ * The candles of several contracts in one query, by ticker (those without any left out), each list as
+ * {@link queryFuturesAggs} answers it for that contract; `limit` counts the candles of all of them.
+ */
+export function queryFuturesAggsOf(
+  store: Store,
+  tickers: readonly string[],
+  q: Omit<FuturesAggQuery, 'ticker'>,
+): Promise<Map<string, FuturesCandle[]>> {
+  return tickers.length === 0 ? Promise.resolve(new Map()) : futuresCandles(store, tickers, q);
+}
+
+async function futuresCandles(
+  store: Store,
+  tickers: readonly string[],
+  q: Omit<FuturesAggQuery, 'ticker'>,
+): Promise<Map<string, FuturesCandle[]>> {
   const d = store.dialect;
   const fromTicks = q.window.source === 'tick';
-  const where = new Where().add('ticker = ?', q.ticker);
+  const where = new Where();
+  if (tickers.length === 1) where.add('ticker = ?', tickers[0] as string);
+  else where.add(d.inList('ticker', '?'), listValue([...tickers]));
   if (!fromTicks) where.add('resolution = ?', q.window.source);
   const bucket = windowStartSql(d, q.window, fromTicks ? d.intDiv('sip_timestamp', '1000000') : 't');
   if (q.gte !== undefined) where.add(`${bucket} >= ?`, BigInt(q.gte));
   if (q.lt !== undefined) where.add(`${bucket} < ?`, BigInt(q.lt));
+  // The same bounds on the bars' own time, which the stores' sort keys can use: a window of fixed
+  // length starts at or before its bars, and less than its length before them.
+  if (!fromTicks && q.window.unit === 'ms') {
+    if (q.gte !== undefined) where.add('t >= ?', BigInt(q.gte));
+    if (q.lt !== undefined) where.add('t < ?', BigInt(q.lt + q.window.size));
+  }
   if (q.after !== undefined) where.add(`${bucket} ${q.asc ? '>' : '<'} ?`, q.after / 1_000_000n);
   const dir = q.asc ? 'ASC' : 'DESC';
   const limit = where.param(BigInt(q.limit));
@@ -366,6 +394,7 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
   const session =
     q.window.source === 'day' && q.window.unit === 'ms' && q.window.size === DAY_MS && q.window.offset === 0;
   const rows = await store.all<{
+    ticker: string;
     ws: bigint;
     settlement_price?: number | null;
     open: number;
@@ -377,23 +406,32 @@ export async function queryFuturesAggs(store: Store, q: FuturesAggQuery): Promis
     transactions: bigint | null;
     last: bigint;
   }>(
-    `SELECT ${bucket} AS ws, ${columns}${session ? `, ${d.argMax('settlement_price', 't')} AS settlement_price` : ''}
-     FROM ${fromTicks ? 'trades' : 'bars'}${where} GROUP BY ws ORDER BY ws ${dir} LIMIT ${limit}`,
+    `SELECT ticker, ${bucket} AS ws, ${columns}${session ? `, ${d.argMax('settlement_price', 't')} AS settlement_price` : ''}
+     FROM ${fromTicks ? 'trades' : 'bars'}${where} GROUP BY ticker, ws ORDER BY ws ${dir}, ticker LIMIT ${limit}`,
     where.params,
   );
-  return rows.map((r) => ({
-    window_start: BigInt(r.ws) * 1_000_000n,
-    open: r.open,
-    high: r.high,
-    low: r.low,
-    close: r.close,
-    volume: r.volume,
-    dollar_volume: Math.round(r.dollar_volume * 100) / 100,
-    ...(r.transactions !== null && { transactions: Number(r.transactions) }),
-    last: Number(r.last),
-    ...(r.settlement_price !== null &&
-      r.settlement_price !== undefined && { settlement_price: Number(r.settlement_price) }),
-  }));
+  const out = new Map<string, FuturesCandle[]>();
+  for (const r of rows) {
+    let list = out.get(r.ticker);
+    if (!list) {
+      list = [];
+      out.set(r.ticker, list);
+    }
+    list.push({
+      window_start: BigInt(r.ws) * 1_000_000n,
+      open: r.open,
+      high: r.high,
+      low: r.low,
+      close: r.close,
+      volume: r.volume,
+      dollar_volume: Math.round(r.dollar_volume * 100) / 100,
+      ...(r.transactions !== null && { transactions: Number(r.transactions) }),
+      last: Number(r.last),
+      ...(r.settlement_price !== null &&
+        r.settlement_price !== undefined && { settlement_price: Number(r.settlement_price) }),
+    });
+  }
+  return out;
 }
 
 /** Midnight UTC of a date, ms (a session candle's start). */

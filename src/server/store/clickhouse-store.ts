@@ -61,6 +61,9 @@ export function parseClickHouseUrl(raw: string): ClickHouseTarget {
   };
 }
 
+/** The client's sockets to the server: the queries a store runs at once (the client's default). */
+const MAX_OPEN_CONNECTIONS = 10;
+
 /** How long a writable store's statement may take (a publish's copy of a month), in ms. */
 const WRITER_REQUEST_TIMEOUT_MS = 3_600_000;
 
@@ -128,6 +131,8 @@ const CLICKHOUSE_DIALECT: SqlDialect = {
  */
 export class ClickHouseStore implements Store {
   readonly dialect: SqlDialect = CLICKHOUSE_DIALECT;
+  /** Queries sent at once; more wait for a free socket. */
+  readonly concurrency = MAX_OPEN_CONNECTIONS;
 
   private constructor(
     private readonly client: ClickHouseClient,
@@ -155,6 +160,7 @@ export class ClickHouseStore implements Store {
       username: target.username,
       password: target.password,
       database: target.database,
+      max_open_connections: MAX_OPEN_CONNECTIONS,
       // 18.16 rejects settings it does not know; the client then sends none of its own.
       clickhouse_settings: {},
       // Failures reach the caller as errors; the client would log each one besides.

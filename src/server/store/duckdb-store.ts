@@ -56,7 +56,11 @@ export class DuckDbStore implements Store {
     this.connections = [conn, ...readers.filter((r) => r !== conn)];
     this.idle.push(...readers);
     this.readOnly = readers.length > 0;
+    this.concurrency = Math.max(1, readers.length);
   }
+
+  /** Reads answered at once: the read connections of a read-only store, else its one connection. */
+  readonly concurrency: number;
 
   get location(): string {
     return this.path;

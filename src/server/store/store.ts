@@ -13,6 +13,12 @@ export interface Store {
   readonly readOnly: boolean;
   /** The store's spelling of the expressions that differ between stores. */
   readonly dialect: SqlDialect;
+  /**
+   * How many queries the store runs at once (its connections); more wait for one to come free, first
+   * come first served. A replay keeps its queries well below it, so that requests always find one.
+   * @default 1
+   */
+  readonly concurrency?: number;
   /** Runs a query with `$1`-style parameters and returns every row as an object (BIGINT as `bigint`). */
   all<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
   /**

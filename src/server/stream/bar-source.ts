@@ -44,8 +44,8 @@ const ns = (ms: number) => BigInt(ms) * 1_000_000n;
 /**
  * Reads the bars of the channels a market replays from its aggregates rather than its ticks (forex
  * `CA`, crypto `XA`/`XAS` on days without trade ticks, index `A`/`AM`/`V`, futures `AM`), a UTC day at a
- * time: each bar is what the REST aggregates answer for its window (the feed's `read`), so a replayed
- * bar equals the REST bar of the same window.
+ * time: each bar is what the REST aggregates answer for its window (the feed's `read`, asked once a day
+ * for every ticker of a window size), so a replayed bar equals the REST bar of the same window.
  */
 export class BarSource {
   private readonly tickerLists = new Map<string, Promise<string[]>>();
@@ -128,11 +128,12 @@ export class BarSource {
     }
     for (const size of sizes) {
       const len = SIZE[size];
-      for (const ticker of lists[size]) {
-        if (skip.has(ticker)) continue;
-        const fromMs = Math.max(startMs - len, Number(first), endMs - DAY);
-        const bars = await this.feed.read(this.store, ticker, size, fromMs, endMs - 1);
-        for (const bar of bars) {
+      const wanted = lists[size].filter((ticker) => !skip.has(ticker));
+      if (wanted.length === 0) continue;
+      const fromMs = Math.max(startMs - len, Number(first), endMs - DAY);
+      const read = await this.feed.read(this.store, wanted, size, fromMs, endMs - 1);
+      for (const ticker of wanted) {
+        for (const bar of read.get(ticker) ?? []) {
           const end = bar.t + len;
           if (end > endMs) continue;
           const tick: BarTick = {
@@ -167,8 +168,8 @@ export class BarSource {
       const key = `${tick.ticker}|${day}`;
       if (!opens.has(key)) {
         const start = startOfDay(day, zone);
-        const bars = await this.feed.read(this.store, tick.ticker, 'day', start, start);
-        opens.set(key, bars[0]?.o);
+        const bars = await this.feed.read(this.store, [tick.ticker], 'day', start, start);
+        opens.set(key, bars.get(tick.ticker)?.[0]?.o);
       }
       const open = opens.get(key);
       if (open !== undefined) tick.dayOpen = open;

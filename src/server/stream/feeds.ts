@@ -1,6 +1,6 @@
 import type { StreamMarket } from '../../stream/channels.js';
 import { type Bar, queryBars } from '../market/bars.js';
-import { queryFuturesAggs } from '../market/futures.js';
+import { queryFuturesAggsOf } from '../market/futures.js';
 import { normaliseLists } from '../market/last.js';
 import { roundPrice, roundTo, roundVolume } from '../market/precision.js';
 import type { Store } from '../store/store.js';
@@ -17,8 +17,17 @@ export interface BarFeed {
   minute?: readonly string[];
   /** The stored resolutions the windows of each size are built from (which bars say data exists). */
   sources: Partial<Record<BarSize, readonly string[]>>;
-  /** The bars of `ticker`'s windows starting from `fromMs` to `toMs` (inclusive), as REST answers them. */
-  read(store: Store, ticker: string, size: BarSize | 'day', fromMs: number, toMs: number): Promise<Bar[]>;
+  /**
+   * The bars of each of `tickers`' windows starting from `fromMs` to `toMs` (inclusive), as REST answers
+   * them, by ticker (those without any may be left out).
+   */
+  read(
+    store: Store,
+    tickers: readonly string[],
+    size: BarSize | 'day',
+    fromMs: number,
+    toMs: number,
+  ): Promise<Map<string, Bar[]>>;
   /** Days (UTC) with trade ticks are left out: their aggregates are computed from the replayed trades. */
   skipTradeDays?: boolean;
   /** The events need the first price of the bar's day (`BarTick.dayOpen`). */
@@ -129,48 +138,70 @@ function optionQuote(row: QuoteRow): Record<string, unknown> {
 
 const symName = (ticker: string) => ({ sym: ticker });
 
-/** The REST aggregates of one ticker, ascending, every window of the range (no page limit). */
-const restBars = (store: Store, ticker: string, size: BarSize | 'day', fromMs: number, toMs: number) =>
-  queryBars(store, {
-    ticker,
-    multiplier: 1,
-    timespan: size,
-    fromMs,
-    toMs,
-    adjusted: !ticker.startsWith('I:'),
-    sort: 'asc',
-    limit: 1_000_000,
-  }).then((page) => page.bars);
-
-/** The futures REST aggregates (`/futures/v1/aggs`, `1min`) of the windows starting in the range. */
-async function futuresBars(
+/** The REST aggregates of each ticker, ascending, every window of the range (no page limit). */
+async function restBars(
   store: Store,
-  ticker: string,
+  tickers: readonly string[],
   size: BarSize | 'day',
   fromMs: number,
   toMs: number,
-) {
-  if (size !== 'minute') return [];
-  const candles = await queryFuturesAggs(store, {
-    ticker,
+): Promise<Map<string, Bar[]>> {
+  const out = new Map<string, Bar[]>();
+  // One ticker at a time: the REST aggregates are computed per ticker.
+  for (const ticker of tickers) {
+    const page = await queryBars(store, {
+      ticker,
+      multiplier: 1,
+      timespan: size,
+      fromMs,
+      toMs,
+      adjusted: !ticker.startsWith('I:'),
+      sort: 'asc',
+      limit: 1_000_000,
+    });
+    out.set(ticker, page.bars);
+  }
+  return out;
+}
+
+/**
+ * The futures REST aggregates (`/futures/v1/aggs`, `1min`) of the windows starting in the range, of
+ * every contract in one query.
+ */
+async function futuresBars(
+  store: Store,
+  tickers: readonly string[],
+  size: BarSize | 'day',
+  fromMs: number,
+  toMs: number,
+): Promise<Map<string, Bar[]>> {
+  if (size !== 'minute') return new Map();
+  const candles = await queryFuturesAggsOf(store, tickers, {
     window: { source: 'minute', unit: 'ms', size: 60_000, offset: 0 },
     gte: fromMs,
     lt: toMs + 1,
     asc: true,
     limit: 1_000_000,
   });
-  return candles.map(
-    (c): Bar => ({
-      t: Number(c.window_start / 1_000_000n),
-      o: c.open,
-      h: c.high,
-      l: c.low,
-      c: c.close,
-      v: c.volume,
-      // The dollar volume, rounded to cents as the REST candle gives it.
-      vw: c.dollar_volume,
-    }),
-  );
+  const out = new Map<string, Bar[]>();
+  for (const [ticker, list] of candles) {
+    out.set(
+      ticker,
+      list.map(
+        (c): Bar => ({
+          t: Number(c.window_start / 1_000_000n),
+          o: c.open,
+          h: c.high,
+          l: c.low,
+          c: c.close,
+          v: c.volume,
+          // The dollar volume, rounded to cents as the REST candle gives it.
+          vw: c.dollar_volume,
+        }),
+      ),
+    );
+  }
+  return out;
 }
 
 const LEN: Record<string, number> = { '-2': 1_000, '-1': 60_000 };

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
 import { STREAM_MARKETS, type StreamMarket } from '../../stream/channels.js';
+import { limitedStore } from '../store/limited-store.js';
 import type { Store } from '../store/store.js';
 import { FEEDS } from './feeds.js';
 import { isSimulatedStore, LiveSource } from './live-source.js';
@@ -44,6 +45,15 @@ export interface StreamServer {
 const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
 
 /**
+ * How many queries the replays of one server run at once, together: half the store's connections (at
+ * least one). However many connections replay, the others stay free for REST requests, which then
+ * never queue behind more replay queries than this.
+ */
+export function replayQueries(store: Store): number {
+  return Math.max(1, Math.floor((store.concurrency ?? 1) / 2));
+}
+
+/**
  * The streaming side of the server: once attached, answers WebSocket upgrades on `/stocks`, `/options`,
  * `/forex`, `/crypto`, `/indices` and `/futures` with the streaming protocol, replaying the stored ticks (or, over
  * the simulated market without a replay start, streaming it live); any other
@@ -64,13 +74,15 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     return ok;
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  // Every session's queries share these slots.
+  const store = limitedStore(options.store, replayQueries(options.store));
   const sessions = new Set<StreamSession>();
   const starts = new Map<StreamMarket, Promise<bigint>>();
   const sources = new Map<StreamMarket, TickSource>();
   const sourceOf = (market: StreamMarket) => {
     let s = sources.get(market);
     if (!s) {
-      s = new TickSource(options.store, market, FEEDS[market]);
+      s = new TickSource(store, market, FEEDS[market]);
       sources.set(market, s);
     }
     return s;
@@ -101,7 +113,7 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     if (await live) {
       let source = lives.get(market);
       if (!source) {
-        source = new LiveSource(options.store, market);
+        source = new LiveSource(store, market);
         lives.set(market, source);
       }
       return { source, fromNs: BigInt(Date.now()) * 1_000_000n, speed: 1 };
