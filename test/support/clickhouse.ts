@@ -217,7 +217,9 @@ export async function launchClickHouse(shards = 1): Promise<ClickHouseServers> {
         if (closing) return;
         const log = join(dir, 'error.log');
         const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '';
-        console.log(`# clickhouse-server ${i} (${me.host}) exited while in use: ${signal ?? `code ${code}`}\n${tail}`);
+        console.log(
+          `# clickhouse-server ${i} (${me.host}) exited while in use: ${signal ?? `code ${code}`}\n${tail}`,
+        );
       });
     }
     for (const [i, me] of ports.entries()) {
