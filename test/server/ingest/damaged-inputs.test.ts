@@ -6,17 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { ingestFlatFiles } from '../../../src/server/ingest/flatfiles.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
-import { n, tempStore } from './helpers.js';
+import { n, storeAndLeanRootEachTest } from './helpers.js';
 
 const MINUTE_ZIP = 'equity/usa/minute/spy/20131007_trade.zip';
 const TICK_ZIP = 'equity/usa/tick/ibm/20131011_trade.zip';
@@ -27,18 +26,10 @@ const RAW_DATABASE =
 describe('damaged inputs', () => {
   let store: DuckDbStore;
   let root: string;
-  let cleanup: () => void;
-
-  beforeEach(async () => {
-    const temp = await tempStore();
-    store = temp.store;
-    root = mkdtempSync(join(tmpdir(), 'mdq-damaged-'));
-    cleanup = () => {
-      temp.cleanup();
-      rmSync(root, { recursive: true, force: true });
-    };
+  storeAndLeanRootEachTest('mdq-damaged-', (s, r) => {
+    store = s;
+    root = r;
   });
-  afterEach(() => cleanup());
 
   /** Writes `bytes` at `path` under the temporary Lean root. */
   const put = (path: string, bytes: Uint8Array | string) => {

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { unzipSync } from 'fflate';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { leanDir } from '../../support/shared.js';
@@ -23,6 +24,27 @@ export function leanSubset(
 }
 
 /** A fresh store in its own temporary folder. */
+/**
+ * Registers, around each test of the suite it is called in, a new store and an empty Lean root (a
+ * temporary folder named from `prefix`), both removed after the test; `use` receives them before it.
+ */
+export function storeAndLeanRootEachTest(
+  prefix: string,
+  use: (store: DuckDbStore, root: string) => void,
+): void {
+  let cleanup: () => void = () => {};
+  beforeEach(async () => {
+    const temp = await tempStore();
+    const root = mkdtempSync(join(tmpdir(), prefix));
+    cleanup = () => {
+      temp.cleanup();
+      rmSync(root, { recursive: true, force: true });
+    };
+    use(temp.store, root);
+  });
+  afterEach(() => cleanup());
+}
+
 export async function tempStore(): Promise<{ store: DuckDbStore; dir: string; cleanup: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'mdq-store-'));
   const store = await DuckDbStore.open(join(dir, 'test.duckdb'));

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
-import { n, tempStore } from './helpers.js';
+import { n, storeAndLeanRootEachTest } from './helpers.js';
 
 const DAILY = 'equity/usa/daily/ibm.zip';
 
@@ -19,18 +19,10 @@ const DAILY = 'equity/usa/daily/ibm.zip';
 describe('symbolic links that lead back up the Lean folder', { timeout: 120_000 }, () => {
   let store: DuckDbStore;
   let root: string;
-  let cleanup: () => void;
-
-  beforeEach(async () => {
-    const temp = await tempStore();
-    store = temp.store;
-    root = mkdtempSync(join(tmpdir(), 'mdq-loops-'));
-    cleanup = () => {
-      temp.cleanup();
-      rmSync(root, { recursive: true, force: true });
-    };
+  storeAndLeanRootEachTest('mdq-loops-', (s, r) => {
+    store = s;
+    root = r;
   });
-  afterEach(() => cleanup());
 
   const copy = (path: string, from: string = leanDir) => {
     const full = join(root, path);

@@ -5,31 +5,22 @@
  * file is readable, a new run ingests it.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isIngestError } from '../../../src/server/ingest/ingest-error.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
 import type { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
-import { n, tempStore } from './helpers.js';
+import { n, storeAndLeanRootEachTest } from './helpers.js';
 
 describe('a Lean file that cannot be read', () => {
   let store: DuckDbStore;
   let root: string;
-  let cleanup: () => void;
-
-  beforeEach(async () => {
-    const temp = await tempStore();
-    store = temp.store;
-    root = mkdtempSync(join(tmpdir(), 'mdq-unreadable-'));
-    cleanup = () => {
-      temp.cleanup();
-      rmSync(root, { recursive: true, force: true });
-    };
+  storeAndLeanRootEachTest('mdq-unreadable-', (s, r) => {
+    store = s;
+    root = r;
   });
-  afterEach(() => cleanup());
 
   const bars = async (ticker: string) =>
     n((await store.all<{ n: bigint }>('SELECT count(*) AS n FROM bars WHERE ticker = $1', [ticker]))[0]?.n);

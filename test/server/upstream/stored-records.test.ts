@@ -137,6 +137,26 @@ async function pagesOf(base: string, path: string): Promise<string[]> {
   return pages.map((p: Answer) => normal(p.text, base));
 }
 
+/**
+ * Asserts that the store file `db` answers each of `paths` with the pages in `want`, both through an
+ * offline caching server and through `mdq serve --db` alone.
+ */
+async function assertServedFromStore(db: string, paths: readonly string[], want: Map<string, string[]>) {
+  for (const upstreamOptions of [{ upstream: { offline: true } }, {}]) {
+    const local = await startServer({ db, port: 0, log: () => {}, now: NOW, ...upstreamOptions });
+    try {
+      for (const path of paths)
+        assert.deepEqual(
+          await pagesOf(local.url, path),
+          want.get(path),
+          `${upstreamOptions.upstream ? 'offline' : 'mdq serve --db'} ${path}`,
+        );
+    } finally {
+      await local.close();
+    }
+  }
+}
+
 describe('caching server: reference records', () => {
   test('related companies, ticker events and IPOs listings are stored as records and answered from the store, offline and by mdq serve --db', async (t) => {
     await withRecordsUpstream(t, async ({ server: upstream, proxy }) => {
@@ -199,19 +219,7 @@ describe('caching server: reference records', () => {
           await cache.close();
         }
 
-        for (const upstreamOptions of [{ upstream: { offline: true } }, {}]) {
-          const local = await startServer({ db, port: 0, log: () => {}, now: NOW, ...upstreamOptions });
-          try {
-            for (const path of [...RECORDED, ...COVERED])
-              assert.deepEqual(
-                await pagesOf(local.url, path),
-                want.get(path),
-                `${upstreamOptions.upstream ? 'offline' : 'mdq serve --db'} ${path}`,
-              );
-          } finally {
-            await local.close();
-          }
-        }
+        await assertServedFromStore(db, [...RECORDED, ...COVERED], want);
         assert.equal(proxy.seen.length, 6);
       });
     });
@@ -279,19 +287,7 @@ describe('caching server: reference records', () => {
           await cache.close();
         }
 
-        for (const upstreamOptions of [{ upstream: { offline: true } }, {}]) {
-          const local = await startServer({ db, port: 0, log: () => {}, now: NOW, ...upstreamOptions });
-          try {
-            for (const path of [...recorded, ...covered, vx])
-              assert.deepEqual(
-                await pagesOf(local.url, path),
-                want.get(path),
-                `${upstreamOptions.upstream ? 'offline' : 'mdq serve --db'} ${path}`,
-              );
-          } finally {
-            await local.close();
-          }
-        }
+        await assertServedFromStore(db, [...recorded, ...covered, vx], want);
         assert.equal(proxy.seen.length, 4);
       });
     });
