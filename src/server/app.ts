@@ -82,10 +82,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && hasGetRoute(app, c.req.path)) {
       const body = errorBody(405, id, `Method ${method} is not allowed: the API answers GET and HEAD`);
-      return new Response(JSON.stringify(body), {
-        status: 405,
-        headers: { 'content-type': 'application/json', 'x-request-id': id, allow: 'GET, HEAD' },
-      });
+      const res = jsonResponse(JSON.stringify(body), 405, id);
+      res.headers.set('allow', 'GET, HEAD');
+      return res;
     }
     return sendJson(c, errorBody(404, id, 'Not found: no such endpoint.'), 404);
   });

@@ -4,11 +4,12 @@ import {
   maxHeaderSize,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { newRequestId } from './app.js';
-import { errorBody } from './http.js';
+import { errorBody, jsonResponse } from './http.js';
 
 type Fetch = Parameters<typeof getRequestListener>[0];
 
@@ -38,18 +39,11 @@ export function createHttpServer(fetch: Fetch, hostname: string): Server {
     const [status, text] = clientErrorStatus(error);
     const body = JSON.stringify(errorBody(status, newRequestId(), text));
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   return server;
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  431: 'Request Header Fields Too Large',
-};
 
 function clientErrorStatus(error: Error & { code?: string; reason?: string }): [number, string] {
   switch (error.code) {
@@ -72,10 +66,7 @@ function clientErrorStatus(error: Error & { code?: string; reason?: string }): [
 
 function refusal(status: number, message: string): Response {
   const id = newRequestId();
-  return new Response(JSON.stringify(errorBody(status, id, message)), {
-    status,
-    headers: { 'content-type': 'application/json', 'x-request-id': id },
-  });
+  return jsonResponse(JSON.stringify(errorBody(status, id, message)), status, id);
 }
 
 function missingHost(_req: IncomingMessage, res: ServerResponse): void {

@@ -1,6 +1,8 @@
 /**
  * Requests refused before they reach the app (by Node's HTTP parser or the adapter) are answered in
- * the service's error shape, naming what is wrong, over a real socket: never an empty body.
+ * the service's error shape, naming what is wrong, over a real socket: never an empty body. So are
+ * methods other than GET and HEAD on a path the API has (405, with `Allow`); a path it does not have
+ * stays a 404.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
@@ -101,5 +103,31 @@ describe('requests refused before the app', () => {
     const old = await exchange('GET /v1/marketstatus/now HTTP/1.0\r\n\r\n');
     assert.equal(old.status, 200);
     assert.equal(typeof (JSON.parse(old.body) as { market?: unknown }).market, 'string');
+  });
+});
+
+describe('methods other than GET and HEAD', () => {
+  test('POST, PUT, DELETE, PATCH and OPTIONS on an existing path: 405 naming the method, with Allow', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const res = await fetch(`${server.url}/v2/aggs/ticker/SPY/range/1/day/2013-10-07/2013-10-11`, {
+        method,
+        ...(method !== 'OPTIONS' && { body: '{}' }),
+      });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'GET, HEAD');
+      const body = (await res.json()) as Record<string, unknown>;
+      assert.equal(body.status, 'ERROR');
+      assert.match(String(body.request_id), /^[0-9a-f]{32}$/);
+      assert.equal(body.error, `Method ${method} is not allowed: the API answers GET and HEAD`);
+    }
+  });
+
+  test('HEAD is answered like GET, without a body; another method on a missing path is 404', async () => {
+    const head = await fetch(`${server.url}/v1/marketstatus/now`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+    const missing = await fetch(`${server.url}/v9/nothing`, { method: 'POST', body: '{}' });
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { status: string }).status, 'NOT_FOUND');
   });
 });
