@@ -8,6 +8,7 @@ import { marketTimeZone, type OffsetSegment, offsetSegments, offsetSql } from '.
 import {
   type BarTimespan,
   DAY_MS,
+  firstInstantFrom,
   INTRADAY_MS,
   isIntraday,
   localDay,
@@ -37,9 +38,9 @@ export interface BarQuery {
   /** Window size in timespans. */
   multiplier: number;
   timespan: BarTimespan;
-  /** Start of the range (Unix ms); snapped back to the start of its window. */
+  /** Start of the range (Unix ms); snapped back to the start of its timespan (its minute, its day…). */
   fromMs: number;
-  /** End of the range, inclusive (Unix ms); snapped forward to the end of its window. */
+  /** End of the range, inclusive (Unix ms); snapped forward to the end of its timespan. */
   toMs: number;
   /** Apply splits (prices ÷ cumulative ratio of later splits, volume ×). */
   adjusted: boolean;
@@ -103,6 +104,8 @@ const TICK_ORDER = 'sequence_number';
  *   repeated when DST ends gives two bars);
  *   day windows start at local midnight, weeks on Sunday, months, quarters and years on their first day.
  *   Multi-day (and multi-week, -month…) windows are counted from the period holding `fromMs`.
+ *   The range is snapped out to whole timespans (its first and last minute, day…), not windows: a
+ *   window that starts before it or ends after it holds only its part inside, `t` still its start.
  * - Day bars of US stocks: `o/h/l/c` from the regular session (09:30 to the close) when anything traded
  *   in it, else from the whole day; `v`, `vw` and `n` from the whole day, extended hours included (the
  *   service's rule: extended-hours trades update a day's volume, not its prices).
@@ -133,11 +136,20 @@ export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
     ? (bkey: number) => Math.floor((bkey * baseMs) / size)
     : (bkey: number) =>
         anchor + Math.floor((periodIndex(q.timespan, bkey) - anchor) / q.multiplier) * q.multiplier;
+  // A window much longer than the range starts far outside it, where the zone may have had another
+  // offset: its start is converted with the offsets of its own time.
+  const segmentsAt = (localMs: number) =>
+    localMs > rangeStart - DAY_MS && localMs < rangeEnd + DAY_MS
+      ? segments
+      : offsetSegments(tz, pin(localMs, EARLIEST_MS) - 2 * DAY_MS, pin(localMs, LATEST_MS) + 2 * DAY_MS);
   const windowStart = utcKeys
     ? (w: number) => w * size
     : intraday
-      ? (w: number) => localToUtc(segments, w * size)
+      ? (w: number) => localToUtc(segmentsAt(w * size), w * size)
       : (w: number) => localMidnight(tz, periodStartDay(q.timespan, w));
+  // Where the keys of intraday window `w` begin, as an instant (a page's cursor): the first instant the
+  // wall clock shows its start (its start itself on the UTC clock).
+  const windowFrom = utcKeys ? (w: number) => w * size : (w: number) => firstInstantFrom(segments, w * size);
 
   // A page reads only the days its limit can reach: a span of whole local days from the start of the
   // range (its end, descending), grown until it holds one base aggregate past the limit or covers the
@@ -184,10 +196,11 @@ export async function queryBars(store: Store, q: BarQuery): Promise<BarPage> {
       }
     }
     const p = page(base, runs, windowStart);
-    if (q.sort === 'asc') p.nextFromMs = windowStart(extraWindow);
-    // The next page ends with the cut window. An intraday range ends where the window holding its end
-    // does; a longer one where the period holding it does, so it gets the window's last instant.
-    else p.nextToMs = intraday ? windowStart(extraWindow) : windowStart(extraWindow + q.multiplier) - 1;
+    // The next page starts (ascending) or ends (descending) with the cut window: its first or its last
+    // timespan.
+    if (q.sort === 'asc') p.nextFromMs = intraday ? windowFrom(extraWindow) : windowStart(extraWindow);
+    else
+      p.nextToMs = intraday ? windowFrom(extraWindow + 1) - 1 : windowStart(extraWindow + q.multiplier) - 1;
     return p;
   }
 }
@@ -208,10 +221,10 @@ interface BarFrame {
   size: number;
   /** Day and longer windows: the period their windows are counted from. */
   anchor: number;
-  /** The instants read, `[rangeStart, rangeEnd)` (Unix ms). */
+  /** The instants read, `[rangeStart, rangeEnd)` (Unix ms), which hold the range snapped out to whole timespans. */
   rangeStart: number;
   rangeEnd: number;
-  /** The base keys of the first window and one past the last, which bound the query exactly. */
+  /** The base keys of the range's first timespan and one past its last, which bound the query exactly. */
   keys: [number, number];
   /** The zone's offsets over the range, a day either side. */
   segments: readonly OffsetSegment[];
@@ -243,13 +256,16 @@ function barFrame(
   let rangeEnd: number;
   let keys: [number, number];
   let anchor = 0;
+  // The range is snapped out to whole timespans, as the service snaps `from` and `to`, not to whole
+  // windows: the windows at its edges hold only their part inside it (a window of years holds the
+  // range's data alone), and what a request reads is bounded by its range whatever the multiplier.
   if (utcKeys) {
-    rangeStart = Math.floor(from / size) * size;
-    rangeEnd = (Math.floor(to / size) + 1) * size;
+    rangeStart = Math.floor(from / unit) * unit;
+    rangeEnd = (Math.floor(to / unit) + 1) * unit;
     keys = [rangeStart / baseMs, rangeEnd / baseMs];
   } else if (intraday) {
-    const startLocal = Math.floor((from + offsetAtMs(cover, from)) / size) * size;
-    const endLocal = (Math.floor((to + offsetAtMs(cover, to)) / size) + 1) * size;
+    const startLocal = Math.floor((from + offsetAtMs(cover, from)) / unit) * unit;
+    const endLocal = (Math.floor((to + offsetAtMs(cover, to)) / unit) + 1) * unit;
     // On the wall clock a window can hold instants on both sides of a change of offset (the hour the
     // clock repeats in autumn), so the instants read span every offset the zone has here.
     const offsets = cover.map((s) => s.offset);

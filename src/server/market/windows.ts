@@ -67,3 +67,16 @@ export function localToUtc(segments: readonly OffsetSegment[], localMs: number):
   const guess = localMs - offsetAt(segments, localMs - first);
   return localMs - offsetAt(segments, guess);
 }
+
+/**
+ * The first instant at which the wall clock shows `localMs` or later: where it shows `localMs`, the
+ * first of the two such instants in the hour repeated when clocks go back, and the end of the gap when
+ * clocks go forward over `localMs`. `segments` must cover it.
+ */
+export function firstInstantFrom(segments: readonly OffsetSegment[], localMs: number): number {
+  let first = Number.POSITIVE_INFINITY;
+  // The wall clock runs with the instant inside each segment and jumps at each segment's start.
+  const candidates = [...segments.map((s) => localMs - s.offset), ...segments.map((s) => s.from)];
+  for (const c of candidates) if (c < first && c + offsetAt(segments, c) >= localMs) first = c;
+  return first;
+}
