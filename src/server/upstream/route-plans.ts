@@ -30,14 +30,7 @@ import type { AppEnv } from '../http.js';
 import { IPO_SORT_KEYS } from '../market/records.js';
 import { TICKER_SORT_COLUMNS } from '../market/reference.js';
 import { marketTimeZone } from '../market/time-zone.js';
-import {
-  type BarTimespan,
-  DAY_MS,
-  INTRADAY_MS,
-  isIntraday,
-  periodIndex,
-  periodStartDay,
-} from '../market/windows.js';
+import { type BarTimespan, INTRADAY_MS, isIntraday, periodIndex, periodStartDay } from '../market/windows.js';
 import { dayStartMs, parseRequest, timestampBounds } from '../validate.js';
 import { GROUPED, LIVE } from './cached-kinds.js';
 import { ALL_DAYS, type CoverageKind, type DayRange, dayNumber, dayText } from './coverage.js';
@@ -99,7 +92,10 @@ const aggregatesOp = aggregateBars();
 const openCloseOp = dailyOpenClose();
 const prevOp = previousClose();
 
-/** The days of a bar request: every day its windows touch, snapped out as the local route snaps them. */
+/**
+ * The days of a bar request: its range snapped out to whole timespans, as the local route reads it (the
+ * windows at its edges hold only their part inside it).
+ */
 function aggregateNeeds(c: Context<AppEnv>): Need[] {
   const req = parseRequest(aggregatesOp, c);
   const ticker = req.values.get('ticker') as string;
@@ -110,28 +106,20 @@ function aggregateNeeds(c: Context<AppEnv>): Need[] {
   const toMs = 'ms' in to ? to.ms : dayStartMs(to.date, tz, 1) - 1;
   // Out of order: the local route answers the 400.
   if (!(fromMs <= toMs) || !Number.isFinite(fromMs) || !Number.isFinite(toMs)) return [];
-  const multiplier = req.values.get('multiplier') as number;
   const timespan = req.values.get('timespan') as BarTimespan;
   let range: DayRange;
   let base: 'second' | 'minute' | 'day';
   const unit = INTRADAY_MS[timespan];
   if (unit !== undefined) {
     base = timespan === 'second' ? 'second' : 'minute';
-    // Windows that divide a day start on midnight; longer ones may start on an earlier day.
-    const size = unit * multiplier;
-    const aligned = DAY_MS % size === 0;
-    range = {
-      first: dayOf(aligned ? fromMs : fromMs - size + 1, tz),
-      last: dayOf(aligned ? toMs : toMs + size - 1, tz),
-    };
+    range = { first: dayOf(fromMs, tz), last: dayOf(toMs, tz) };
   } else {
     base = 'day';
-    const anchor = periodIndex(timespan, dayNumber(dayOf(fromMs, tz)));
-    const end = periodIndex(timespan, dayNumber(dayOf(toMs, tz)));
-    const windows = Math.floor((end - anchor) / multiplier) + 1;
+    const first = periodIndex(timespan, dayNumber(dayOf(fromMs, tz)));
+    const last = periodIndex(timespan, dayNumber(dayOf(toMs, tz)));
     range = {
-      first: dayText(periodStartDay(timespan, anchor)),
-      last: dayText(periodStartDay(timespan, anchor + windows * multiplier) - 1),
+      first: dayText(periodStartDay(timespan, first)),
+      last: dayText(periodStartDay(timespan, last + 1) - 1),
     };
   }
   const needs: Need[] = [{ ticker, kind: `bars:${base}`, accepts: BAR_SOURCES[base], range }];
