@@ -97,7 +97,6 @@ export class BarSource {
     const startNs =
       beyondNs !== undefined && beyondNs > (after?.ts ?? fromNs) ? beyondNs : (after?.ts ?? fromNs);
     const startMs = Number(startNs / 1_000_000n);
-    // The first stored bar that can make a window ending after the start.
     const params: SqlValue[] = [];
     const mark = (v: SqlValue) => {
       params.push(v);
@@ -105,16 +104,28 @@ export class BarSource {
     };
     const tickers = [...new Set(sizes.flatMap((s) => lists[s]))];
     const sources = [...new Set(sizes.flatMap((s) => this.feed.sources[s] ?? []))];
+    // A bar from `next` on makes a window ending after the start (its window of the longest size ends
+    // after it); one before, from a minute before the start, only windows ending at the start, which
+    // follow the last tick sent when it is a bar of the same instant and an earlier ticker.
+    const longest = SIZE[sizes.includes('minute') ? 'minute' : 'second'];
+    const next = Math.floor(startMs / longest) * longest;
+    const d = this.store.dialect;
     // Not `AS t`: ClickHouse would read the alias in WHERE. Its min over no rows is 0, not NULL (no bar
     // starts at 1970-01-01T00:00Z).
-    const rows = await this.store.all<{ first_t: number | bigint | null }>(
-      `SELECT ${this.store.dialect.minOrNull('t')} AS first_t FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
+    const rows = await this.store.all<{ first_t: number | bigint | null; next_t: number | bigint | null }>(
+      `SELECT ${d.minOrNull('t')} AS first_t, ${d.aggWhere('min(t)', `t >= ${mark(BigInt(next))}`)} AS next_t
+         FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
         AND resolution IN (${sources.map(mark).join(', ')}) AND t >= ${mark(BigInt(startMs - SIZE.minute))}`,
       params,
     );
-    const first = rows[0]?.first_t;
-    if (first === null || first === undefined || Number(first) === 0) return undefined;
-    const firstEnd = Math.max(Number(first) + SIZE.second, startMs, beyondNs !== undefined ? startMs + 1 : 0);
+    const stored = (v: number | bigint | null | undefined) =>
+      v === null || v === undefined || Number(v) === 0 ? undefined : Number(v);
+    const first = stored(rows[0]?.first_t);
+    if (first === undefined) return undefined;
+    // The stretch runs to the end of the UTC day of the first window ending after the start, and holds
+    // the windows ending at the start too: a replay that stopped at the end of a day's bars goes on with
+    // the next day's in one stretch, not with an empty one of the windows it already sent.
+    const firstEnd = Math.max((stored(rows[0]?.next_t) ?? first) + SIZE.second, startMs + 1);
     const endMs = Math.floor((firstEnd - 1) / DAY) * DAY + DAY;
     const out: BarTick[] = [];
     const skip = new Set<string>();
@@ -130,7 +141,7 @@ export class BarSource {
       const len = SIZE[size];
       const wanted = lists[size].filter((ticker) => !skip.has(ticker));
       if (wanted.length === 0) continue;
-      const fromMs = Math.max(startMs - len, Number(first), endMs - DAY);
+      const fromMs = Math.max(startMs - len, first);
       const read = await this.feed.read(this.store, wanted, size, fromMs, endMs - 1);
       for (const ticker of wanted) {
         for (const bar of read.get(ticker) ?? []) {
