@@ -1,3 +1,4 @@
+import { addDays } from '../../dates/calendar.js';
 import { dayOf, startOfDay } from '../../dates/time-zone.js';
 import type { StreamMarket } from '../../stream/channels.js';
 import type { Bar } from '../market/bars.js';
@@ -29,6 +30,17 @@ export interface BarTick {
   bar: Bar;
   /** The first price of the bar's day (for the events that carry it), when the feed asks for it. */
   dayOpen?: number;
+  /** The bar's day so far, this bar included, when the feed asks for it (`BarFeed.daySoFar`). */
+  day?: DaySoFar;
+}
+
+/** A ticker's day (in its market's time zone) up to a bar, from the bars of that day. */
+export interface DaySoFar {
+  /** The open of the day's first bar. */
+  open: number;
+  volume: number;
+  /** Σ vw × v / Σ v of the bars (the bar's own vw while the day has no volume). */
+  vwap: number;
 }
 
 /** The bars of one stretch of a replay, and the end of that stretch (Unix ns). */
@@ -43,9 +55,10 @@ const ns = (ms: number) => BigInt(ms) * 1_000_000n;
 
 /**
  * Reads the bars of the channels a market replays from its aggregates rather than its ticks (forex
- * `CA`, crypto `XA`/`XAS` on days without trade ticks, index `A`/`AM`/`V`, futures `AM`), a UTC day at a
- * time: each bar is what the REST aggregates answer for its window (the feed's `read`, asked once a day
- * for every ticker of a window size), so a replayed bar equals the REST bar of the same window.
+ * `CA`, crypto `XA`/`XAS` and options `AM` on days without trade ticks, index `A`/`AM`/`V`, futures
+ * `AM`), a UTC day at a time: each bar is what the REST aggregates answer for its window (the feed's
+ * `read`, asked once a day for every ticker of a window size), so a replayed bar equals the REST bar of
+ * the same window.
  */
 export class BarSource {
   private readonly tickerLists = new Map<string, Promise<string[]>>();
@@ -79,8 +92,9 @@ export class BarSource {
 
   /**
    * The bars whose windows end after `after` (or after `fromNs`) and after `beyondNs` (a stretch already
-   * read), up to the end of the UTC day of the first stored bar found, in replay order; undefined when
-   * the store holds no further bars for these tickers.
+   * read), up to the end of the UTC day of the first window ending after them, in replay order;
+   * undefined when the store holds no further bars for these tickers. Two queries find and read the
+   * stretch (one more for a feed that leaves out the days with trade ticks).
    */
   async chunk(
     filters: BarFilters,
@@ -142,17 +156,23 @@ export class BarSource {
       const wanted = lists[size].filter((ticker) => !skip.has(ticker));
       if (wanted.length === 0) continue;
       const fromMs = Math.max(startMs - len, first);
-      const read = await this.feed.read(this.store, wanted, size, fromMs, endMs - 1);
+      // The days so far need the bars of their days before the stretch: read from those days' start.
+      const readFrom = this.feed.daySoFar ? dayStartOf(wanted, fromMs) : fromMs;
+      const read = await this.feed.read(this.store, wanted, size, readFrom, endMs - 1);
+      const firstWindow = fromMs - (fromMs % len);
       for (const ticker of wanted) {
+        const dayOfBar = this.feed.daySoFar ? daySoFar(marketTimeZone(ticker)) : undefined;
         for (const bar of read.get(ticker) ?? []) {
+          const day = dayOfBar?.(bar);
           const end = bar.t + len;
-          if (end > endMs) continue;
+          if (end > endMs || bar.t < firstWindow) continue;
           const tick: BarTick = {
             kind: size === 'second' ? -2 : -1,
             ticker,
             sip_timestamp: ns(end),
             sequence_number: 0n,
             bar,
+            ...(day && { day }),
           };
           const key = { ts: tick.sip_timestamp, kind: tick.kind, ticker, seq: 0n };
           if (after ? compareTicks(key, after) <= 0 : tick.sip_timestamp <= fromNs) continue;
@@ -186,4 +206,33 @@ export class BarSource {
       if (open !== undefined) tick.dayOpen = open;
     }
   }
+}
+
+/** The earliest start of the day holding `ms` in the time zones of `tickers`' markets. */
+function dayStartOf(tickers: readonly string[], ms: number): number {
+  const zones = new Set(tickers.map((ticker) => marketTimeZone(ticker)));
+  return Math.min(ms, ...[...zones].map((zone) => startOfDay(dayOf(ms, zone), zone)));
+}
+
+/**
+ * Adds a ticker's bars, in time order, to their day in `zone`: each call answers the day so far, the
+ * bar included.
+ */
+function daySoFar(zone: string): (bar: Bar) => DaySoFar {
+  let nextDay = Number.NEGATIVE_INFINITY;
+  let open = 0;
+  let volume = 0;
+  let pv = 0;
+  return (bar) => {
+    if (bar.t >= nextDay) {
+      nextDay = startOfDay(addDays(dayOf(bar.t, zone), 1), zone);
+      open = bar.o;
+      volume = 0;
+      pv = 0;
+    }
+    const vw = bar.vw ?? bar.c;
+    volume += bar.v;
+    pv += vw * bar.v;
+    return { open, volume, vwap: volume > 0 ? pv / volume : vw };
+  };
 }
