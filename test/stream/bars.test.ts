@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dayOf, NEW_YORK } from '../../src/dates/time-zone.js';
-import type { RunningServer } from '../../src/server/index.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
 import {
   type MarketEvents,
   openStream,
   type StatusEvent,
   type StreamMarket,
 } from '../../src/stream/index.js';
+import { openTestStore } from '../support/store.js';
 import { KEY, RawClient, startReplayServer } from './fixture.js';
 import { assertOptionMinutes } from './option-minutes.js';
 
@@ -262,6 +263,28 @@ test('options AM of a contract replayed from midday counts its day from midnight
     (got[0]?.av as number) > (got[0]?.v as number),
     'the first event counts the bars before the start',
   );
+});
+
+test('options AM replays by default from the latest day of stored option bars, which has no ticks', {
+  timeout: 120_000,
+}, async (t) => {
+  const store = await openTestStore(t);
+  if (!store) return;
+  const server = await startServer({ store, port: 0, apiKeys: [KEY], replaySpeed: 'max', log: () => {} });
+  t.after(async () => {
+    await server.close();
+    store.close();
+  });
+  const [latest] = await store.all<{ t: number }>(
+    "SELECT max(t)::DOUBLE AS t FROM bars WHERE ticker LIKE 'O:%' AND resolution = 'minute'",
+  );
+  const [ticks] = await store.all<{ n: number }>(
+    "SELECT count(*)::DOUBLE AS n FROM trades WHERE ticker LIKE 'O:%'",
+  );
+  assert.equal(ticks?.n, 0, 'no option trade ticks stored');
+  const [first] = await events(server, 'options', ['AM.*'], 1);
+  assert.ok(first?.ev === 'AM');
+  assert.equal(dayOf(first.s, NEW_YORK), dayOf(latest?.t as number, NEW_YORK));
 });
 
 test('LULD, NOI, FMV and XL2 are answered with a status error naming the channel, and send nothing', {
