@@ -142,18 +142,27 @@ export class BarSource {
     const firstEnd = Math.max((stored(rows[0]?.next_t) ?? first) + SIZE.second, startMs + 1);
     const endMs = Math.floor((firstEnd - 1) / DAY) * DAY + DAY;
     const out: BarTick[] = [];
+    // The UTC day of a window is that of its last instant. The stretch's windows end on its last day,
+    // but for those ending at the start, on an earlier day when the next bars come days later.
+    const lastDay = endMs / DAY - 1;
+    const firstDay = first < next ? Math.min(lastDay, Math.floor((startMs - 1) / DAY)) : lastDay;
+    const dayOfEnd = (end: number) => Math.floor((end - 1) / DAY);
+    /** `ticker|day` of the days with trade ticks, whose windows come from the trades. */
     const skip = new Set<string>();
     if (this.feed.skipTradeDays) {
-      const traded = await this.store.all<{ ticker: string }>(
-        `SELECT DISTINCT ticker FROM trades WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
+      const traded = await this.store.all<{ ticker: string; day: number | bigint }>(
+        `SELECT DISTINCT ticker, ${d.intDiv('sip_timestamp', String(ns(DAY)))} AS day FROM trades
+          WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
           AND sip_timestamp >= $1 AND sip_timestamp < $2`,
-        [ns(endMs - DAY), ns(endMs), ...tickers],
+        [ns(firstDay * DAY), ns(endMs), ...tickers],
       );
-      for (const r of traded) skip.add(r.ticker);
+      for (const r of traded) skip.add(`${r.ticker}|${Number(r.day)}`);
     }
     for (const size of sizes) {
       const len = SIZE[size];
-      const wanted = lists[size].filter((ticker) => !skip.has(ticker));
+      const wanted = lists[size].filter(
+        (ticker) => !skip.has(`${ticker}|${lastDay}`) || !skip.has(`${ticker}|${firstDay}`),
+      );
       if (wanted.length === 0) continue;
       const fromMs = Math.max(startMs - len, first);
       // The days so far need the bars of their days before the stretch: read from those days' start.
@@ -165,7 +174,7 @@ export class BarSource {
         for (const bar of read.get(ticker) ?? []) {
           const day = dayOfBar?.(bar);
           const end = bar.t + len;
-          if (end > endMs || bar.t < firstWindow) continue;
+          if (end > endMs || bar.t < firstWindow || skip.has(`${ticker}|${dayOfEnd(end)}`)) continue;
           const tick: BarTick = {
             kind: size === 'second' ? -2 : -1,
             ticker,
