@@ -67,8 +67,11 @@ export interface AggregateEvent {
   l: number;
   /** Volume weighted average price of the day. */
   a: number;
-  /** Average trade size of the window. */
-  z: number;
+  /**
+   * Average trade size of the window; absent when its source does not count trades (the local
+   * server's options minutes replayed from stored bars without counts).
+   */
+  z?: number;
   /** Window start and end, Unix ms. */
   s: number;
   e: number;

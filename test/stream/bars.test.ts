@@ -6,14 +6,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RunningServer } from '../../src/server/index.js';
+import { dayOf, NEW_YORK } from '../../src/dates/time-zone.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
 import {
   type MarketEvents,
   openStream,
   type StatusEvent,
   type StreamMarket,
 } from '../../src/stream/index.js';
+import { openTestStore } from '../support/store.js';
 import { KEY, RawClient, startReplayServer } from './fixture.js';
+import { assertOptionMinutes } from './option-minutes.js';
 
 /** The first `n` events of `channels` on `market`. */
 async function events<M extends StreamMarket>(
@@ -200,6 +203,88 @@ test('futures AM events are the REST 1min candles, and T the stored trade ticks,
     trades.map((e) => (e.ev === 'T' ? [e.sym, e.t, e.q, e.p, e.s] : [])),
     stored.map((r) => ['GCZ3', r.ms, r.q, r.p, r.s]),
   );
+});
+
+test('options AM.* events are the REST minute bars of every contract, with their day so far', {
+  timeout: 300_000,
+}, async (t) => {
+  // GOOG's options: 38 contracts traded on 2015-12-23, 241 on 2015-12-24 (a half day), then 2015-12-28.
+  const fromMs = Date.UTC(2015, 11, 23, 5);
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server, store } = s;
+  const untilMs = Date.UTC(2015, 11, 29);
+  const contracts = await store.all<{ ticker: string; bars: number }>(
+    `SELECT ticker, count(*)::DOUBLE AS bars FROM bars WHERE ticker LIKE 'O:%' AND resolution = 'minute'
+      AND t >= $1 AND t < $2 GROUP BY ticker ORDER BY ticker`,
+    [BigInt(fromMs), BigInt(untilMs)],
+  );
+  const bars = contracts.reduce((n, c) => n + c.bars, 0);
+  assert.ok(contracts.length > 200 && bars > 1_000, `${contracts.length} contracts, ${bars} bars`);
+  // Both whole days, and the first minute of the next day with bars.
+  const [twoDays] = await store.all<{ n: number }>(
+    `SELECT count(*)::DOUBLE AS n FROM bars WHERE ticker LIKE 'O:%' AND resolution = 'minute' AND t >= $1 AND t < $2`,
+    [BigInt(fromMs), BigInt(Date.UTC(2015, 11, 25))],
+  );
+  const n = (twoDays?.n as number) + 1;
+  const got = await assertOptionMinutes(
+    server,
+    fromMs,
+    ['AM.*'],
+    contracts.map((c) => c.ticker),
+    n,
+  );
+  assert.equal(new Set(got.map((e) => dayOf(e.s, NEW_YORK))).size, 3, 'three days');
+});
+
+test('options AM of a contract replayed from midday counts its day from midnight, and A sends nothing', {
+  timeout: 120_000,
+}, async (t) => {
+  const fromMs = Date.UTC(2015, 11, 24, 16, 0, 30);
+  const s = await startReplayServer(t, { replayFrom: fromMs });
+  if (!s) return;
+  const { server, store } = s;
+  // The contract with the most minutes that day, with bars before the start and after it.
+  const [busiest] = await store.all<{ ticker: string; before: number; after: number }>(
+    `SELECT ticker, count(*) FILTER (WHERE t < $2)::DOUBLE AS before, count(*) FILTER (WHERE t >= $2)::DOUBLE AS after
+       FROM bars WHERE ticker LIKE 'O:GOOG%' AND resolution = 'minute' AND t >= $1 AND t < $3
+      GROUP BY ticker ORDER BY count(*) DESC, ticker LIMIT 1`,
+    [BigInt(Date.UTC(2015, 11, 24)), BigInt(fromMs), BigInt(Date.UTC(2015, 11, 25))],
+  );
+  assert.ok(busiest && busiest.before > 0 && busiest.after > 5, JSON.stringify(busiest));
+  const got = await assertOptionMinutes(
+    server,
+    fromMs,
+    [`AM.${busiest.ticker}`, `A.${busiest.ticker}`],
+    [busiest.ticker],
+    busiest.after,
+  );
+  assert.ok(
+    (got[0]?.av as number) > (got[0]?.v as number),
+    'the first event counts the bars before the start',
+  );
+});
+
+test('options AM replays by default from the latest day of stored option bars, which has no ticks', {
+  timeout: 120_000,
+}, async (t) => {
+  const store = await openTestStore(t);
+  if (!store) return;
+  const server = await startServer({ store, port: 0, apiKeys: [KEY], replaySpeed: 'max', log: () => {} });
+  t.after(async () => {
+    await server.close();
+    store.close();
+  });
+  const [latest] = await store.all<{ t: number }>(
+    "SELECT max(t)::DOUBLE AS t FROM bars WHERE ticker LIKE 'O:%' AND resolution = 'minute'",
+  );
+  const [ticks] = await store.all<{ n: number }>(
+    "SELECT count(*)::DOUBLE AS n FROM trades WHERE ticker LIKE 'O:%'",
+  );
+  assert.equal(ticks?.n, 0, 'no option trade ticks stored');
+  const [first] = await events(server, 'options', ['AM.*'], 1);
+  assert.ok(first?.ev === 'AM');
+  assert.equal(dayOf(first.s, NEW_YORK), dayOf(latest?.t as number, NEW_YORK));
 });
 
 test('LULD, NOI, FMV and XL2 are answered with a status error naming the channel, and send nothing', {

@@ -1,13 +1,14 @@
 /**
- * The replay's bar channels (forex `CA`, crypto `XA`, index `AM`/`V`, futures `AM`) read from a
- * ClickHouse store the same bars, in the same order, as from a DuckDB store holding the same Lean files;
- * futures `AM` reads every contract's bars of a day in one query.
+ * The replay's bar channels (forex `CA`, crypto `XA`, index `AM`/`V`, futures and options `AM`) read
+ * from a ClickHouse store the same bars, in the same order, as from a DuckDB store holding the same Lean
+ * files; futures `AM` reads every contract's bars of a day in one query.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { startServer } from '../../src/server/index.js';
 import { ingestLean } from '../../src/server/ingest/lean.js';
 import { type FuturesCandle, queryFuturesAggs } from '../../src/server/market/futures.js';
 import { publishToClickHouse } from '../../src/server/store/clickhouse-publish.js';
@@ -21,11 +22,15 @@ import { leanSubset } from '../server/ingest/helpers.js';
 import { startClickHouse } from '../support/clickhouse.js';
 import { countingStore } from '../support/counting-store.js';
 import { hasShared, leanDir, sharedDir } from '../support/shared.js';
+import { KEY } from './fixture.js';
+import { assertOptionMinutes } from './option-minutes.js';
 
 const FILES = [
   'forex/oanda/minute/eurusd/20140501_quote.zip',
   'crypto/coinbase/minute/btcusd/20180404_trade.zip',
   'index/usa/minute/spx/20210104_trade.zip',
+  'option/usa/minute/goog/20151223_trade_american.zip',
+  'option/usa/minute/goog/20151224_trade_american.zip',
 ];
 const FUTURES = 'future/cme/minute/es/20131007_trade.zip';
 /** Three days of gold: many contracts a day. */
@@ -38,9 +43,10 @@ const REPLAYS: readonly [StreamMarket, string][] = [
   ['crypto', '2018-04-04T00:00:00Z'],
   ['indices', '2021-01-04T14:00:00Z'],
   ['futures', '2013-10-07T00:00:00Z'],
+  ['options', '2015-12-23T05:00:00Z'],
 ];
 
-/** The first batches of bar ticks a replay of every ticker's minute bars reads, as keys and closes. */
+/** The first batches of bar ticks a replay of every ticker's minute bars reads, with their days so far. */
 async function replayed(store: Store, market: StreamMarket, from: string): Promise<unknown[]> {
   const source = new TickSource(store, market, FEEDS[market]);
   const all = { all: true, tickers: [] };
@@ -51,14 +57,14 @@ async function replayed(store: Store, market: StreamMarket, from: string): Promi
     const batch: Tick[] = await source.next(undefined, undefined, fromNs, after, 500, { minute: all });
     const last = batch.at(-1);
     if (!last) break;
-    out.push(...batch.map((x) => [tickKey(x), 'bar' in x ? x.bar : undefined]));
+    out.push(...batch.map((x) => [tickKey(x), 'bar' in x ? [x.bar, x.day] : undefined]));
     after = tickKey(last);
   }
   return out;
 }
 
 describe('the replay of bar channels from a ClickHouse store', () => {
-  test('forex, crypto, indices and futures bars as from DuckDB', { timeout: 300_000 }, async (t) => {
+  test('forex, crypto, indices, futures and options bars as from DuckDB', { timeout: 300_000 }, async (t) => {
     if (!hasShared(t, leanDir) || !hasShared(t, futuresDir)) return;
     const servers = await startClickHouse(t);
     if (!servers) return;
@@ -82,10 +88,41 @@ describe('the replay of bar channels from a ClickHouse store', () => {
       assert.deepEqual(await replayed(clickhouse, market, from), expected, market);
     }
 
+    // Options `AM.*` over a WebSocket of `mdq serve` on the ClickHouse store: every contract's REST
+    // minute bars of the first day, with their days so far (the contracts of the second day have none
+    // before it ends).
+    const server = await startServer({
+      store: clickhouse,
+      port: 0,
+      apiKeys: [KEY],
+      replayFrom: Date.UTC(2015, 11, 23, 5),
+      replaySpeed: 'max',
+      log: () => {},
+    });
+    t.after(() => server.close());
+    const firstDay = "ticker LIKE 'O:%' AND resolution = 'minute' AND t < $1";
+    const secondDay = [BigInt(Date.UTC(2015, 11, 24))];
+    const contracts = await duck.all<{ ticker: string }>(
+      `SELECT DISTINCT ticker FROM bars WHERE ${firstDay} ORDER BY ticker`,
+      secondDay,
+    );
+    const [minutes] = await duck.all<{ n: number }>(
+      `SELECT count(*)::DOUBLE AS n FROM bars WHERE ${firstDay}`,
+      secondDay,
+    );
+    assert.ok(contracts.length > 10 && (minutes?.n as number) > 100, 'a day of many contracts');
+    await assertOptionMinutes(
+      server,
+      Date.UTC(2015, 11, 23, 5),
+      ['AM.*'],
+      contracts.map((c) => c.ticker),
+      minutes?.n as number,
+    );
+
     // Futures `AM.*` over the whole stored week: each bar the REST `1min` candle of its contract and
-    // window, in a number of queries that does not grow with the contracts: a UTC day costs at most two
-    // stretches (the windows ending at its midnight, then the day), each found by one query and read by
-    // one more, whatever the contracts (one query each, before).
+    // window, in a number of queries that grows neither with the contracts nor beyond two a UTC day: one
+    // finds the day, one reads every contract's candles of it (a day cost four before: the windows
+    // ending at its midnight were found and read again as a stretch of their own).
     const window = { source: 'minute', unit: 'ms', size: 60_000, offset: 0 } as const;
     for (const store of [duck, clickhouse]) {
       const counting = countingStore(store);
@@ -104,9 +141,10 @@ describe('the replay of bar channels from a ClickHouse store', () => {
         bars.map((b) => Math.floor(Number(b.sip_timestamp / 1_000_000n - 1n) / 86_400_000)),
       ).size;
       assert.ok(days >= 3 && new Set(bars.map((b) => b.ticker)).size >= 10, 'several days of many contracts');
-      // The contracts' list, two stretches a day (and one more at each end), and where none are left.
+      // The contracts' list, two a day, and at the end the windows of the last instant, read again,
+      // and where none are left.
       assert.ok(
-        counting.queries() <= 4 * (days + 1),
+        counting.queries() <= 2 * days + 4,
         `${store.dialect.name}: ${counting.queries()} queries, ${days} days`,
       );
       const candles = new Map<string, Map<number, unknown>>();

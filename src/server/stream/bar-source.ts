@@ -1,3 +1,4 @@
+import { addDays } from '../../dates/calendar.js';
 import { dayOf, startOfDay } from '../../dates/time-zone.js';
 import type { StreamMarket } from '../../stream/channels.js';
 import type { Bar } from '../market/bars.js';
@@ -29,6 +30,17 @@ export interface BarTick {
   bar: Bar;
   /** The first price of the bar's day (for the events that carry it), when the feed asks for it. */
   dayOpen?: number;
+  /** The bar's day so far, this bar included, when the feed asks for it (`BarFeed.daySoFar`). */
+  day?: DaySoFar;
+}
+
+/** A ticker's day (in its market's time zone) up to a bar, from the bars of that day. */
+export interface DaySoFar {
+  /** The open of the day's first bar. */
+  open: number;
+  volume: number;
+  /** Σ vw × v / Σ v of the bars (the bar's own vw while the day has no volume). */
+  vwap: number;
 }
 
 /** The bars of one stretch of a replay, and the end of that stretch (Unix ns). */
@@ -43,9 +55,10 @@ const ns = (ms: number) => BigInt(ms) * 1_000_000n;
 
 /**
  * Reads the bars of the channels a market replays from its aggregates rather than its ticks (forex
- * `CA`, crypto `XA`/`XAS` on days without trade ticks, index `A`/`AM`/`V`, futures `AM`), a UTC day at a
- * time: each bar is what the REST aggregates answer for its window (the feed's `read`, asked once a day
- * for every ticker of a window size), so a replayed bar equals the REST bar of the same window.
+ * `CA`, crypto `XA`/`XAS` and options `AM` on days without trade ticks, index `A`/`AM`/`V`, futures
+ * `AM`), a UTC day at a time: each bar is what the REST aggregates answer for its window (the feed's
+ * `read`, asked once a day for every ticker of a window size), so a replayed bar equals the REST bar of
+ * the same window.
  */
 export class BarSource {
   private readonly tickerLists = new Map<string, Promise<string[]>>();
@@ -79,8 +92,9 @@ export class BarSource {
 
   /**
    * The bars whose windows end after `after` (or after `fromNs`) and after `beyondNs` (a stretch already
-   * read), up to the end of the UTC day of the first stored bar found, in replay order; undefined when
-   * the store holds no further bars for these tickers.
+   * read), up to the end of the UTC day of the first window ending after them, in replay order;
+   * undefined when the store holds no further bars for these tickers. Two queries find and read the
+   * stretch (one more for a feed that leaves out the days with trade ticks).
    */
   async chunk(
     filters: BarFilters,
@@ -97,7 +111,6 @@ export class BarSource {
     const startNs =
       beyondNs !== undefined && beyondNs > (after?.ts ?? fromNs) ? beyondNs : (after?.ts ?? fromNs);
     const startMs = Number(startNs / 1_000_000n);
-    // The first stored bar that can make a window ending after the start.
     const params: SqlValue[] = [];
     const mark = (v: SqlValue) => {
       params.push(v);
@@ -105,43 +118,70 @@ export class BarSource {
     };
     const tickers = [...new Set(sizes.flatMap((s) => lists[s]))];
     const sources = [...new Set(sizes.flatMap((s) => this.feed.sources[s] ?? []))];
+    // A bar from `next` on makes a window ending after the start (its window of the longest size ends
+    // after it); one before, from a minute before the start, only windows ending at the start, which
+    // follow the last tick sent when it is a bar of the same instant and an earlier ticker.
+    const longest = SIZE[sizes.includes('minute') ? 'minute' : 'second'];
+    const next = Math.floor(startMs / longest) * longest;
+    const d = this.store.dialect;
     // Not `AS t`: ClickHouse would read the alias in WHERE. Its min over no rows is 0, not NULL (no bar
     // starts at 1970-01-01T00:00Z).
-    const rows = await this.store.all<{ first_t: number | bigint | null }>(
-      `SELECT ${this.store.dialect.minOrNull('t')} AS first_t FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
+    const rows = await this.store.all<{ first_t: number | bigint | null; next_t: number | bigint | null }>(
+      `SELECT ${d.minOrNull('t')} AS first_t, ${d.aggWhere('min(t)', `t >= ${mark(BigInt(next))}`)} AS next_t
+         FROM bars WHERE ticker IN (${tickers.map(mark).join(', ')})
         AND resolution IN (${sources.map(mark).join(', ')}) AND t >= ${mark(BigInt(startMs - SIZE.minute))}`,
       params,
     );
-    const first = rows[0]?.first_t;
-    if (first === null || first === undefined || Number(first) === 0) return undefined;
-    const firstEnd = Math.max(Number(first) + SIZE.second, startMs, beyondNs !== undefined ? startMs + 1 : 0);
+    const stored = (v: number | bigint | null | undefined) =>
+      v === null || v === undefined || Number(v) === 0 ? undefined : Number(v);
+    const first = stored(rows[0]?.first_t);
+    if (first === undefined) return undefined;
+    // The stretch runs to the end of the UTC day of the first window ending after the start, and holds
+    // the windows ending at the start too: a replay that stopped at the end of a day's bars goes on with
+    // the next day's in one stretch, not with an empty one of the windows it already sent.
+    const firstEnd = Math.max((stored(rows[0]?.next_t) ?? first) + SIZE.second, startMs + 1);
     const endMs = Math.floor((firstEnd - 1) / DAY) * DAY + DAY;
     const out: BarTick[] = [];
+    // The UTC day of a window is that of its last instant. The stretch's windows end on its last day,
+    // but for those ending at the start, on an earlier day when the next bars come days later.
+    const lastDay = endMs / DAY - 1;
+    const firstDay = first < next ? Math.min(lastDay, Math.floor((startMs - 1) / DAY)) : lastDay;
+    const dayOfEnd = (end: number) => Math.floor((end - 1) / DAY);
+    /** `ticker|day` of the days with trade ticks, whose windows come from the trades. */
     const skip = new Set<string>();
     if (this.feed.skipTradeDays) {
-      const traded = await this.store.all<{ ticker: string }>(
-        `SELECT DISTINCT ticker FROM trades WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
+      const traded = await this.store.all<{ ticker: string; day: number | bigint }>(
+        `SELECT DISTINCT ticker, ${d.intDiv('sip_timestamp', String(ns(DAY)))} AS day FROM trades
+          WHERE ticker IN (${tickers.map((_, i) => `$${i + 3}`).join(', ')})
           AND sip_timestamp >= $1 AND sip_timestamp < $2`,
-        [ns(endMs - DAY), ns(endMs), ...tickers],
+        [ns(firstDay * DAY), ns(endMs), ...tickers],
       );
-      for (const r of traded) skip.add(r.ticker);
+      for (const r of traded) skip.add(`${r.ticker}|${Number(r.day)}`);
     }
     for (const size of sizes) {
       const len = SIZE[size];
-      const wanted = lists[size].filter((ticker) => !skip.has(ticker));
+      const wanted = lists[size].filter(
+        (ticker) => !skip.has(`${ticker}|${lastDay}`) || !skip.has(`${ticker}|${firstDay}`),
+      );
       if (wanted.length === 0) continue;
-      const fromMs = Math.max(startMs - len, Number(first), endMs - DAY);
-      const read = await this.feed.read(this.store, wanted, size, fromMs, endMs - 1);
+      const fromMs = Math.max(startMs - len, first);
+      // The days so far need the bars of their days before the stretch: read from those days' start.
+      const readFrom = this.feed.daySoFar ? dayStartOf(wanted, fromMs) : fromMs;
+      const read = await this.feed.read(this.store, wanted, size, readFrom, endMs - 1);
+      const firstWindow = fromMs - (fromMs % len);
       for (const ticker of wanted) {
+        const dayOfBar = this.feed.daySoFar ? daySoFar(marketTimeZone(ticker)) : undefined;
         for (const bar of read.get(ticker) ?? []) {
+          const day = dayOfBar?.(bar);
           const end = bar.t + len;
-          if (end > endMs) continue;
+          if (end > endMs || bar.t < firstWindow || skip.has(`${ticker}|${dayOfEnd(end)}`)) continue;
           const tick: BarTick = {
             kind: size === 'second' ? -2 : -1,
             ticker,
             sip_timestamp: ns(end),
             sequence_number: 0n,
             bar,
+            ...(day && { day }),
           };
           const key = { ts: tick.sip_timestamp, kind: tick.kind, ticker, seq: 0n };
           if (after ? compareTicks(key, after) <= 0 : tick.sip_timestamp <= fromNs) continue;
@@ -175,4 +215,33 @@ export class BarSource {
       if (open !== undefined) tick.dayOpen = open;
     }
   }
+}
+
+/** The earliest start of the day holding `ms` in the time zones of `tickers`' markets. */
+function dayStartOf(tickers: readonly string[], ms: number): number {
+  const zones = new Set(tickers.map((ticker) => marketTimeZone(ticker)));
+  return Math.min(ms, ...[...zones].map((zone) => startOfDay(dayOf(ms, zone), zone)));
+}
+
+/**
+ * Adds a ticker's bars, in time order, to their day in `zone`: each call answers the day so far, the
+ * bar included.
+ */
+function daySoFar(zone: string): (bar: Bar) => DaySoFar {
+  let nextDay = Number.NEGATIVE_INFINITY;
+  let open = 0;
+  let volume = 0;
+  let pv = 0;
+  return (bar) => {
+    if (bar.t >= nextDay) {
+      nextDay = startOfDay(addDays(dayOf(bar.t, zone), 1), zone);
+      open = bar.o;
+      volume = 0;
+      pv = 0;
+    }
+    const vw = bar.vw ?? bar.c;
+    volume += bar.v;
+    pv += vw * bar.v;
+    return { open, volume, vwap: volume > 0 ? pv / volume : vw };
+  };
 }

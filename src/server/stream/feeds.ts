@@ -1,5 +1,5 @@
 import type { StreamMarket } from '../../stream/channels.js';
-import { type Bar, queryBars } from '../market/bars.js';
+import { type Bar, barsOfTickers, queryBars } from '../market/bars.js';
 import { queryFuturesAggsOf } from '../market/futures.js';
 import { normaliseLists } from '../market/last.js';
 import { roundPrice, roundTo, roundVolume } from '../market/precision.js';
@@ -32,6 +32,8 @@ export interface BarFeed {
   skipTradeDays?: boolean;
   /** The events need the first price of the bar's day (`BarTick.dayOpen`). */
   dayOpen?: boolean;
+  /** The events need the bar's day so far (`BarTick.day`), summed from the day's bars. */
+  daySoFar?: boolean;
   /** The event of `channel` for a bar. */
   event(channel: string, tick: BarTick): Record<string, unknown>;
 }
@@ -165,6 +167,21 @@ async function restBars(
 }
 
 /**
+ * The REST minute aggregates of each ticker, ascending, of the windows of the range, every ticker in
+ * one query (a chain of options as one contract).
+ */
+async function minuteBarsOf(
+  store: Store,
+  tickers: readonly string[],
+  size: BarSize | 'day',
+  fromMs: number,
+  toMs: number,
+): Promise<Map<string, Bar[]>> {
+  if (size !== 'minute') return new Map();
+  return barsOfTickers(store, tickers, { timespan: 'minute', fromMs, toMs });
+}
+
+/**
  * The futures REST aggregates (`/futures/v1/aggs`, `1min`) of the windows starting in the range, of
  * every contract in one query.
  */
@@ -247,6 +264,26 @@ function indexEvent(channel: string, { ticker, bar, kind, dayOpen }: BarTick): R
   return { ev: channel, sym: ticker, op: p(dayOpen ?? bar.o), ...restOhlc(ticker, bar), s: bar.t, e };
 }
 
+/**
+ * Options `AM` of a day without trade ticks: the REST minute bar, with its day so far (`av`, `a` over
+ * the day's bars up to it, `op` the first one's open); `z` only where the bars count their trades.
+ */
+function optionAggregate(channel: string, { ticker, bar, kind, day }: BarTick): Record<string, unknown> {
+  const p = (x: number) => roundPrice(ticker, x);
+  const out: Record<string, unknown> = { ev: channel, sym: ticker, v: roundVolume(bar.v) };
+  if (day) {
+    out.av = roundVolume(day.volume);
+    out.op = p(day.open);
+  }
+  if (bar.vw !== undefined) out.vw = roundTo(bar.vw, 4);
+  Object.assign(out, restOhlc(ticker, bar));
+  if (day) out.a = roundTo(day.vwap, 4);
+  if (bar.n) out.z = Math.round(bar.v / bar.n);
+  out.s = bar.t;
+  out.e = bar.t + (LEN[kind] as number);
+  return out;
+}
+
 /** Futures `AM`: the REST `1min` candle; `dv` its dollar volume (Σ volume × typical price of the bars). */
 function futuresAggregate(channel: string, { ticker, bar, kind }: BarTick): Record<string, unknown> {
   return {
@@ -288,6 +325,14 @@ export const FEEDS: Record<StreamMarket, Feed> = {
     quote: 'Q',
     second: 'A',
     minute: 'AM',
+    bars: {
+      minute: ['AM'],
+      sources: { minute: ['second', 'minute'] },
+      read: minuteBarsOf,
+      skipTradeDays: true,
+      daySoFar: true,
+      event: optionAggregate,
+    },
     storeTicker: samePrefixed,
     tradeEvent: optionTrade,
     quoteEvent: optionQuote,
