@@ -121,7 +121,10 @@ export class DirectCalls {
 
   #prepare(method: string, args: unknown[]): PreparedCall | undefined {
     const fn = this.#probe[method];
-    if (typeof fn !== 'function' || Object.hasOwn(this.#probe, method)) return undefined;
+    // An async method is never one call returned as it is, and its body is not run on the stand-in.
+    if (typeof fn !== 'function' || Object.hasOwn(this.#probe, method) || !isPlainFunction(fn)) {
+      return undefined;
+    }
     this.#captured = undefined;
     let returned: unknown;
     try {
@@ -130,6 +133,8 @@ export class DirectCalls {
       // Whatever it was, the worker meets it too, and reports it as the async client would.
       return undefined;
     }
+    // A promise some helper made on the stand-in settles unseen: the worker runs the method for real.
+    if (returned instanceof Promise) returned.catch(() => {});
     const captured = this.#captured as Captured | undefined;
     this.#captured = undefined;
     if (returned !== CALLED || captured === undefined) return undefined;
@@ -150,6 +155,12 @@ export class DirectCalls {
       if (decoded) return decoded;
     }
   }
+}
+
+/** True for a function that is neither async nor a generator: its result is what it returns. */
+function isPlainFunction(fn: Function): boolean {
+  const kind = fn.constructor.name;
+  return kind !== 'AsyncFunction' && kind !== 'GeneratorFunction' && kind !== 'AsyncGeneratorFunction';
 }
 
 /** `getPageByUrl(url, options)` as a prepared call, its arguments checked as the client checks them. */
