@@ -90,6 +90,7 @@ export class DirectCalls {
         close: (fd) => {
           bridge.call('closeSocketForSync', [fd]);
         },
+        running: () => bridge.running,
       },
     );
   }

@@ -1,6 +1,6 @@
 import type { ResolvedClientOptions } from '../client-options.js';
 import { decodeContent, isEncoded } from '../decode-content.js';
-import { APIConnectionError, DecodeError } from '../errors.js';
+import { APIConnectionError, DecodeError, MdqError } from '../errors.js';
 import {
   type AttemptOutcome,
   ConnectStalled,
@@ -15,6 +15,8 @@ import type { LentSocket } from './lent-sockets.js';
 export type SocketLender = {
   open(): LentSocket;
   close(fd: number): void;
+  /** False once the lender stopped: the descriptors it lent are closed, and their numbers may be reused. */
+  running(): boolean;
 };
 
 /**
@@ -121,6 +123,11 @@ export class DirectTransport {
 
   /** The kept connection if the server has not closed it, else a new one. */
   #connection(): number {
+    if (!this.#lender.running()) {
+      // Its connection was closed with it: that descriptor's number may now be another file's.
+      this.#fd = undefined;
+      throw new MdqError('The synchronous client stopped unexpectedly (its worker thread exited)');
+    }
     if (this.#fd !== undefined && isIdleOpen(this.#fd)) return this.#fd;
     this.#drop();
     const lent = this.#lender.open();
