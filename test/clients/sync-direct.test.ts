@@ -6,6 +6,7 @@
  * false`, a rate limit, a full range) still goes through the worker.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { syncTraffic } from '../../src/clients/sync-client.js';
 import { ReadTimeout, StocksClient } from '../../src/index.js';
@@ -175,5 +176,16 @@ describe('sync client on the calling thread: connections and limits', () => {
     } finally {
       client.close();
     }
+  });
+
+  test('a process that never closes its client exits once its work is done', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', new URL('../support/unclosed-sync-direct.ts', import.meta.url).pathname],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
+    assert.equal(run.signal, null, `the process did not exit: ${run.stderr}`);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout.trim()), { tickers: ['AAPL', 'AAPL'], requests: 2 });
   });
 });
