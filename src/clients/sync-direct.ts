@@ -8,7 +8,9 @@ import {
 } from '../core/client.js';
 import type { ClientOptions, ResolvedClientOptions } from '../core/client-options.js';
 import { InvalidParameterError } from '../core/errors.js';
+import { parseJson } from '../core/json.js';
 import type { OperationSpec } from '../core/operation.js';
+import { pageLink } from '../core/pages.js';
 import type { SyncBridge, SyncRawResponse } from '../core/sync/bridge.js';
 import { DirectTransport } from '../core/sync/direct-transport.js';
 import type { LentSocket } from '../core/sync/lent-sockets.js';
@@ -100,7 +102,13 @@ export class DirectCalls {
    * `undefined` when it is not (the worker answers it).
    */
   call(method: string, args: unknown[]): { result: unknown; paged: boolean } | undefined {
-    const prepared = method === 'getPageByUrl' ? pageByUrl(args) : this.#prepare(method, args);
+    const prepared =
+      method === 'getPageByUrl'
+        ? pageByUrl(args)
+        : method === 'getNextPage' || method === 'getPreviousPage'
+          ? linkedPage(args, method === 'getNextPage' ? 'next' : 'previous')
+          : this.#prepare(method, args);
+    if (prepared === false) return { result: false, paged: false };
     if (prepared === undefined) return undefined;
     const { target, opts, way } = prepared;
     if (way === 'fullRange' || (way === 'pages' && opts.allPages === true)) return undefined;
@@ -170,6 +178,19 @@ function pageByUrl(args: unknown[]): PreparedCall {
   if (typeof url !== 'string' || !url)
     throw new InvalidParameterError('url', url, 'expected a next_url or previous_url string');
   return { target: url, opts: (options ?? {}) as Record<string, unknown>, way: 'single' };
+}
+
+/**
+ * `getNextPage(oldResponse, options)` (or the previous page) as a prepared call: `false` when the page
+ * links nowhere; `undefined` when `oldResponse` is not a page this client returned (the worker says so).
+ */
+function linkedPage(args: unknown[], direction: 'next' | 'previous'): PreparedCall | false | undefined {
+  const [old, options] = args;
+  if (typeof old !== 'object' || old === null) return undefined;
+  const raw = old as Partial<SyncRawResponse>;
+  const page = typeof raw.body === 'string' && typeof raw.status === 'number' ? parseJson(raw.body) : old;
+  const link = pageLink(page, direction);
+  return link === undefined ? false : pageByUrl([link, options]);
 }
 
 /** A response as the synchronous client returns it for `rawResponse: true`. */

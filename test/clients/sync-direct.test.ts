@@ -72,6 +72,46 @@ describe('sync client: calls of one request on the calling thread', () => {
     }
   });
 
+  test('pages walked with for ... of, and the next page of a page, are fetched on the calling thread', async () => {
+    const page = (id: string, price: number, next?: string) => ({
+      status: 'OK',
+      request_id: id,
+      results: [{ price, size: 1 }],
+      ...(next && { next_url: next }),
+    });
+    const pages = await startFaultServerThread([
+      { body: page('p1', 1, '/v3/trades/AAPL?cursor=two') },
+      { body: page('p2', 2) },
+      { body: page('p1', 1, '/v3/trades/AAPL?cursor=two') },
+      { body: page('p2', 2) },
+    ]);
+    const client = StocksClient(KEY, { baseUrl: pages.url });
+    try {
+      const first = client.getTradesV3('AAPL');
+      const before = syncTraffic(client);
+      assert.deepEqual(
+        [...first].map((t) => t.price),
+        [1, 2],
+      );
+      const again = client.getTradesV3('AAPL');
+      assert.equal(client.getNextPage(again).request_id, 'p2');
+      assert.equal(client.getPreviousPage(again), false);
+      assert.equal(crossings(client, before), 0);
+      assert.deepEqual(
+        (await pages.requests()).map((r) => r.url),
+        [
+          '/v3/trades/AAPL?limit=5000',
+          '/v3/trades/AAPL?cursor=two',
+          '/v3/trades/AAPL?limit=5000',
+          '/v3/trades/AAPL?cursor=two',
+        ],
+      );
+    } finally {
+      client.close();
+      await pages.close();
+    }
+  });
+
   test('with directHttp: false, or a rate limit, every call goes through the worker', () => {
     for (const options of [{ directHttp: false }, { rateLimit: { requests: 1000, per: 1 } }]) {
       const client = StocksClient(KEY, { baseUrl: server.url, ...options });
