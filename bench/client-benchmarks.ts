@@ -149,8 +149,8 @@ export async function smallCalls(
 /**
  * The sync client against the async one, on a server with its caches on (as `mdq serve`), where the
  * client's own cost shows: a full range of `from`..`to` (the sync client's bars cross from its worker
- * thread), and `calls` sequential previous closes (a message to the worker and a wake-up back a call), in
- * {@link SMALL_CALL_SLICES} slices per round.
+ * thread), and `calls` sequential previous closes (made on the calling thread; and, as `worker`, through
+ * the worker as every call over https: is), in {@link SMALL_CALL_SLICES} slices per round.
  */
 export async function syncVsAsync(
   url: string,
@@ -165,6 +165,8 @@ export async function syncVsAsync(
 }> {
   const asyncClient = StocksClient(KEY, { useAsync: true, baseUrl: url, readTimeout: 60 });
   const syncClient = StocksClient(KEY, { baseUrl: url, readTimeout: 60 });
+  // Every call through the worker, as over https: (the previous closes only).
+  const workerClient = StocksClient(KEY, { baseUrl: url, readTimeout: 60, directHttp: false });
   const bars: Record<string, number> = {};
   const slice = Math.max(1, Math.round(calls / SMALL_CALL_SLICES));
   try {
@@ -185,6 +187,9 @@ export async function syncVsAsync(
         sync: async () => {
           for (let i = 0; i < slice; i++) syncClient.getPreviousClose(TICKER);
         },
+        worker: async () => {
+          for (let i = 0; i < slice; i++) workerClient.getPreviousClose(TICKER);
+        },
       },
       { slices: Math.round(calls / slice) },
     );
@@ -192,5 +197,6 @@ export async function syncVsAsync(
   } finally {
     await asyncClient.close();
     syncClient.close();
+    workerClient.close();
   }
 }

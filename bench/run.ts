@@ -339,6 +339,13 @@ async function main(): Promise<void> {
             'async',
             { max: 1.5, text: 'sync ≤ 1.5× async' },
           );
+          compare(
+            `3b. ${syncCalls} sequential previous closes through the worker (directHttp: false, as over https:)`,
+            result.small,
+            'worker',
+            'async',
+            { text: 'for reference' },
+          );
         });
       }
 

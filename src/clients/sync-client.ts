@@ -18,6 +18,7 @@ import { pageItems, pageLink } from '../core/pages.js';
 import { isRateLimiter } from '../core/rate-limit.js';
 import { type BridgeTraffic, SyncBridge, type SyncRawResponse } from '../core/sync/bridge.js';
 import { isTextAnswer, TEXT_ANSWER } from '../core/sync/protocol.js';
+import { DirectCalls } from './sync-direct.js';
 
 /** A value as the synchronous client returns it: responses become plain objects. */
 export type SyncValue<T> = T extends Response
@@ -64,7 +65,7 @@ export type SyncPaged<T, R, Item> = T extends R ? T & Iterable<Item> : T;
  * returning its result directly (the calling thread blocks until the answer arrives).
  */
 export type SyncOf<C> = {
-  [K in keyof C as K extends 'invokeForSync' | 'close' | typeof Symbol.asyncDispose
+  [K in keyof C as K extends `${string}ForSync` | 'close' | typeof Symbol.asyncDispose
     ? never
     : C[K] extends (...args: any[]) => any
       ? K
@@ -94,6 +95,7 @@ export function createSyncClient<C extends BaseClient>(
   methods: readonly string[],
   apiKey: string | undefined | null,
   options: ClientOptions = {},
+  Class?: new (apiKey?: string | null, options?: ClientOptions) => C,
 ): SyncOf<C> {
   // Validate on the calling thread: a missing key or bad option is an error here, not in the worker.
   const resolved = resolveClientOptions(apiKey, options);
@@ -133,14 +135,18 @@ export function createSyncClient<C extends BaseClient>(
     if (isTextAnswer(answer)) return { result: parseJson(answer[TEXT_ANSWER]), paged: answer.tag === 1 };
     return answer as { result: unknown; paged: boolean };
   };
+  // Calls of one request to an `http:` server are answered on this thread; the others by the worker.
+  const direct = Class && DirectCalls.for(Class, apiKey, options, resolved, bridge, sink);
+  const fetchPage = (url: string): unknown =>
+    direct && !closed ? direct.page(url) : invoke('getPageByUrl', [url]).result;
   const { apiKey: _key, ...visible } = resolved;
   const client: Record<string, unknown> = { options: visible };
   for (const method of methods) {
     client[method] = (...args: unknown[]) => {
       for (const arg of args) rejectUncloneable(method, arg);
-      const { result, paged } = invoke(method, args);
+      const { result, paged } = (!closed && direct?.call(method, args)) || invoke(method, args);
       if (isSyncBars(result)) return barObjects(result[SYNC_BARS].columns, result[SYNC_BARS].keys);
-      if (paged) makeWalkable(result, args.at(-1), (url) => invoke('getPageByUrl', [url]).result, sink);
+      if (paged) makeWalkable(result, args.at(-1), fetchPage, sink);
       return result;
     };
   }
@@ -148,6 +154,7 @@ export function createSyncClient<C extends BaseClient>(
   client.close = () => {
     if (closed) return;
     closed = true;
+    direct?.close();
     try {
       bridge.call('close', []);
     } finally {
@@ -226,7 +233,7 @@ export function methodNames(proto: object): string[] {
       const d = Object.getOwnPropertyDescriptor(p, name);
       if (
         name !== 'constructor' &&
-        name !== 'invokeForSync' &&
+        !name.endsWith('ForSync') &&
         name !== 'close' &&
         typeof d?.value === 'function'
       )
@@ -255,5 +262,5 @@ export function clientFactory<A extends BaseClient>(
   return ((apiKey?: string | null, options: ClientOptions = {}) =>
     options?.useAsync
       ? new Class(apiKey, options)
-      : createSyncClient<A>(exportName, methods, apiKey, options)) as ClientFactory<A>;
+      : createSyncClient<A>(exportName, methods, apiKey, options, Class)) as ClientFactory<A>;
 }

@@ -85,6 +85,15 @@ export interface ClientOptions {
    * @default null
    */
   rateLimit?: RateLimitSpec | RateLimiter | null;
+  /**
+   * A synchronous client on an `http:` base URL (a local server such as `mdq serve`) sends each call of
+   * one request, one page included, from the calling thread itself, and reads its answer there: no
+   * thread hand-off, so a small call costs what an async one does. `false` sends every call through the
+   * client's worker thread. Calls over `https:`, full ranges, all pages, and clients with `rateLimit` or
+   * `maxConnections` always go through the worker; an async client is not affected.
+   * @default true
+   */
+  directHttp?: boolean;
 }
 
 /** Something with the methods of `console` that a logger may have; `console` itself is one. */
@@ -127,6 +136,7 @@ export interface ResolvedClientOptions {
   headers: Record<string, string>;
   /** The limiter every request of the client passes, or `null` for none. */
   rateLimit: RateLimiter | null;
+  directHttp: boolean;
 }
 
 /**
@@ -160,6 +170,7 @@ export function resolveClientOptions(
     logger: loggerOption(options.logger),
     headers: headersOption(options.headers),
     rateLimit: rateLimitOption(options.rateLimit),
+    directHttp: booleanOption('directHttp', options.directHttp, true),
   };
 }
 

@@ -32,6 +32,7 @@ import { LinkTrail, mergePages, pageItems, pageLink, repeatedLinkWarning } from 
 import { withPartialPages } from './partial-pages.js';
 import { buildRequest } from './request.js';
 import type { SyncRawResponse } from './sync/bridge.js';
+import { type LentSocket, lendSocket, returnSocket } from './sync/lent-sockets.js';
 import { type TextAnswer, textAnswer } from './sync/protocol.js';
 import { type HttpResponse, Transport } from './transport.js';
 
@@ -111,7 +112,7 @@ interface PageShape {
   exact: boolean;
 }
 
-interface Fetched {
+export interface Fetched {
   data: unknown;
   http: HttpResponse;
 }
@@ -141,6 +142,8 @@ export abstract class BaseClient {
   /** What the first operation a method called in the synchronous client's worker returned. */
   #firstCall: unknown;
   #closed = false;
+  /** Connections lent to the synchronous client's calling thread, by descriptor. */
+  readonly #lent = new Set<number>();
   /** Time zone of the market's day boundaries (full-range chunking). */
   protected abstract readonly timeZone: string;
 
@@ -157,27 +160,13 @@ export abstract class BaseClient {
    * pages or fetching chunks when asked to.
    */
   protected call(op: OperationSpec, positional: readonly unknown[], options?: object): any {
-    const opts = (options ?? {}) as Record<string, unknown>;
-    const keys = callOptionKeys(op);
-    // Validate now: a bad argument is an error before any request, even if the result is never awaited.
-    const built = buildRequest(op, positional, opts, keys);
-    validateGroup(requestOptionGroup, opts);
-    if (op.fullRange) validateGroup(fullRangeOptionGroup, opts);
-    if (op.paging === 'next_url') validateGroup(paginationOptionGroup, opts);
-    if (op.fullRange && opts.columnar === true && opts.fullRange !== true) {
-      throw new InvalidParameterError(
-        'columnar',
-        true,
-        'only with fullRange: true (columns hold a full range)',
-      );
-    }
-    if (op.fullRange && opts.fullRange === true) return this.#fullRange(op, positional, opts);
-    if (op.paging !== 'next_url') return this.#first(this.#single(built.target, opts));
+    const { target, opts, way } = prepareCall(op, positional, options);
+    if (way === 'fullRange') return this.#fullRange(op, positional, opts);
+    if (way === 'single') return this.#first(this.#single(target, opts));
     return this.#first(
       new PagePromise(
-        () =>
-          opts.allPages === true ? this.#allPages(built.target, opts) : this.#single(built.target, opts),
-        () => this.#walk(built.target, opts),
+        () => (opts.allPages === true ? this.#allPages(target, opts) : this.#single(target, opts)),
+        () => this.#walk(target, opts),
       ),
     );
   }
@@ -444,22 +433,10 @@ export abstract class BaseClient {
     for (let attempt = 0; ; attempt++) {
       const http =
         attempt === 0 && first ? first : await this.#transport.get(target, signal ? { signal } : undefined);
-      try {
-        return { data: parseJson(http.body), http };
-      } catch {
-        // No `cause`: the parser's message can quote the body, which may echo the key.
-        if (attempt >= this.options.maxRetries) {
-          throw new DecodeError(
-            `The response to ${stripQuery(http.url)} is not valid JSON (${http.body.length} characters; ${jsonSyntaxProblem(http.body)})`,
-            http.status,
-          );
-        }
-        this.#emit(
-          `Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`,
-          false,
-          'warn',
-        );
-      }
+      const decoded = jsonOf(http, attempt, this.options.maxRetries, (line) =>
+        this.#emit(line, false, 'warn'),
+      );
+      if (decoded) return decoded;
     }
   }
 
@@ -581,14 +558,93 @@ export abstract class BaseClient {
     }
   }
 
+  /**
+   * Opens a connection to the client's `http:` origin and lends it to the synchronous client's calling
+   * thread, which sends its requests on it itself (see `DirectTransport`).
+   * @internal
+   */
+  openSocketForSync(): Promise<LentSocket> {
+    if (this.#closed) return Promise.resolve({ failure: { message: 'the client is closed' } });
+    return lendSocket(this.#transport.origin, this.options.connectTimeout * 1000).then((socket) => {
+      if ('fd' in socket) this.#lent.add(socket.fd);
+      return socket;
+    });
+  }
+
+  /** Closes a connection lent by `openSocketForSync`. @internal */
+  closeSocketForSync(fd: number): void {
+    if (this.#lent.delete(fd)) returnSocket(fd);
+  }
+
   /** Releases the connections. Calls after `close()` fail; closing again does nothing. */
   async close(): Promise<void> {
     this.#closed = true;
+    for (const fd of this.#lent) returnSocket(fd);
+    this.#lent.clear();
     await this.#transport.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+}
+
+/** A call of an operation, its arguments validated: its request target and how it is answered. */
+export interface PreparedCall {
+  readonly target: string;
+  readonly opts: Record<string, unknown>;
+  /** `fullRange`: chunks of a range; `pages`: a paged operation; `single`: one response. */
+  readonly way: 'fullRange' | 'pages' | 'single';
+}
+
+/**
+ * Validates a call of `op` (its positional arguments and options) and builds its request: a bad argument
+ * is an error now, before any request, even if the result is never awaited.
+ */
+export function prepareCall(
+  op: OperationSpec,
+  positional: readonly unknown[],
+  options?: object,
+): PreparedCall {
+  const opts = (options ?? {}) as Record<string, unknown>;
+  const built = buildRequest(op, positional, opts, callOptionKeys(op));
+  validateGroup(requestOptionGroup, opts);
+  if (op.fullRange) validateGroup(fullRangeOptionGroup, opts);
+  if (op.paging === 'next_url') validateGroup(paginationOptionGroup, opts);
+  if (op.fullRange && opts.columnar === true && opts.fullRange !== true) {
+    throw new InvalidParameterError(
+      'columnar',
+      true,
+      'only with fullRange: true (columns hold a full range)',
+    );
+  }
+  const way =
+    op.fullRange && opts.fullRange === true ? 'fullRange' : op.paging === 'next_url' ? 'pages' : 'single';
+  return { target: built.target, opts, way };
+}
+
+/**
+ * The JSON of a response as `{ data }`; `undefined` when its body does not decode and it may be fetched
+ * again (attempt `attempt` of `maxRetries` retries: `warn` is told), a `DecodeError` when it may not.
+ */
+export function jsonOf(
+  http: HttpResponse,
+  attempt: number,
+  maxRetries: number,
+  warn: (line: string) => void,
+): Fetched | undefined {
+  try {
+    return { data: parseJson(http.body), http };
+  } catch {
+    // No `cause`: the parser's message can quote the body, which may echo the key.
+    if (attempt >= maxRetries) {
+      throw new DecodeError(
+        `The response to ${stripQuery(http.url)} is not valid JSON (${http.body.length} characters; ${jsonSyntaxProblem(http.body)})`,
+        http.status,
+      );
+    }
+    warn(`Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`);
+    return undefined;
   }
 }
 

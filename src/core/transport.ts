@@ -2,41 +2,20 @@ import type { Socket } from 'node:net';
 import { buildConnector, type Dispatcher, Pool } from 'undici';
 import type { ResolvedClientOptions } from './client-options.js';
 import { decodeContent, isEncoded } from './decode-content.js';
+import { AbortError, APIConnectionError, DecodeError } from './errors.js';
 import {
-  AbortError,
-  APIConnectionError,
-  type APIError,
-  type ApiErrorBody,
-  apiErrorFor,
-  ConnectTimeout,
-  DecodeError,
-  ForeignOriginError,
-  InvalidParameterError,
-  MdqError,
-  ReadTimeout,
-  WriteTimeout,
-} from './errors.js';
-import { maskKey, maskKeyDeep } from './mask-key.js';
+  type AttemptOutcome,
+  DeadlinePassed,
+  GetPolicy,
+  type HttpResponse,
+  stripQuery,
+  WriteStalled,
+} from './get-policy.js';
 import { onAbort } from './on-abort.js';
 import { ConnectionSlots } from './pool.js';
 import type { RateLimiter } from './rate-limit.js';
-import { isRetryableError, isRetryableStatus, retryDelay } from './retry.js';
-import { parseRetryAfter } from './retry-after.js';
-import { VERSION } from './version.js';
 
-/** A complete HTTP response, body read as text. */
-export interface HttpResponse {
-  /** HTTP status code. */
-  status: number;
-  /** Response headers, names in lower case; repeated headers joined with `, `. */
-  headers: Record<string, string>;
-  /** The body, decoded as UTF-8; empty when a 2xx body went to `RequestInit.decoder`. */
-  body: string;
-  /** What `RequestInit.decoder`'s `end()` returned for a 2xx body. */
-  decoded?: unknown;
-  /** The URL requested (after same-origin redirects); never contains the API key. */
-  url: string;
-}
+export { type HttpResponse, MAX_REDIRECTS, type WithAttempts } from './get-policy.js';
 
 /** Options of one request. */
 export interface RequestInit {
@@ -55,12 +34,6 @@ export interface BodyDecoder {
   push(piece: Uint8Array): void;
   end(): unknown;
 }
-
-/** An error thrown by `Transport.get` once retries are exhausted carries how many attempts were made. */
-export type WithAttempts<E extends Error = MdqError> = E & { attempts: number };
-
-/** Redirects followed per request (same origin only). */
-export const MAX_REDIRECTS = 5;
 
 /**
  * The one HTTP core of mdq: keep-alive connections to the configured origin, the API key as a bearer
@@ -97,9 +70,7 @@ export const MAX_REDIRECTS = 5;
 export class Transport {
   readonly #options: ResolvedClientOptions;
   readonly #pool: Pool;
-  readonly #origin: string;
-  readonly #basePath: string;
-  readonly #headers: Record<string, string>;
+  readonly #policy: GetPolicy;
   readonly #slots: ConnectionSlots | undefined;
   readonly #maxKeepalive: number | null;
   readonly #rateLimit: RateLimiter | null;
@@ -111,22 +82,14 @@ export class Transport {
   /** @param options - Resolved client options (see `resolveClientOptions`). */
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
-    const base = new URL(options.baseUrl);
-    this.#origin = base.origin;
-    this.#basePath = base.pathname.replace(/\/+$/, '');
-    this.#headers = {
-      ...options.headers,
-      'user-agent': `mdq/${VERSION}`,
-      accept: 'application/json',
-      ...(options.apiKey !== '' && { authorization: `Bearer ${options.apiKey}` }),
-    };
+    this.#policy = new GetPolicy(options);
     this.#maxKeepalive = options.maxKeepalive;
     this.#rateLimit = options.rateLimit;
     this.#slots =
       options.maxConnections === null
         ? undefined
         : new ConnectionSlots(options.maxConnections, options.poolTimeout * 1000);
-    this.#pool = new Pool(this.#origin, {
+    this.#pool = new Pool(this.#policy.origin, {
       connections: options.maxConnections,
       headersTimeout: options.readTimeout * 1000,
       bodyTimeout: options.readTimeout * 1000,
@@ -136,7 +99,7 @@ export class Transport {
 
   /** Origin (`scheme://host:port`) every request goes to. */
   get origin(): string {
-    return this.#origin;
+    return this.#policy.origin;
   }
 
   /**
@@ -153,46 +116,24 @@ export class Transport {
     const signal = init?.signal;
     if (signal?.aborted) throw abortError(signal);
     if (this.#closed) throw new APIConnectionError('The client is closed; create a new one');
-    let path = this.#resolveTarget(target);
-    let redirects = 0;
-    let retries = 0;
-    for (;;) {
-      let failure: MdqError;
-      let retryAfterMs: number | undefined;
-      try {
-        const res = await this.#send(path, signal, init?.decoder);
-        if (res.status >= 200 && res.status < 300) return res;
-        const location = res.headers.location;
-        if (res.status >= 300 && res.status < 400 && location !== undefined) {
-          if (++redirects > MAX_REDIRECTS) {
-            throw apiErrorFor(
-              res.status,
-              `more than ${MAX_REDIRECTS} redirects`,
-              undefined,
-              maskKey(stripQuery(path), this.#options.apiKey),
-            );
-          }
-          path = this.#resolveLocation(location, res.url);
-          continue;
-        }
-        failure = errorOf(res, path, this.#options.apiKey);
-        if (!isRetryableStatus(res.status)) throw failure;
-        retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-      } catch (error) {
-        failure = error instanceof MdqError ? error : this.#mapError(error, path);
-        if (failure instanceof AbortError || failure instanceof ForeignOriginError) throw failure;
-        if (!isRetryableError(failure) || this.#closed) {
-          throw withAttempts(failure, retries + 1);
-        }
+    const steps = this.#policy.steps(target, () => this.#closed);
+    let step = steps.next();
+    while (!step.done) {
+      const next = step.value;
+      if ('sleepMs' in next) {
+        await sleep(next.sleepMs, signal);
+        step = steps.next();
+        continue;
       }
-      if (retries >= this.#options.maxRetries) throw withAttempts(failure, retries + 1);
-      const delay = retryDelay(retries, retryAfterMs);
-      retries++;
-      this.#options.logger?.(
-        `GET ${path}: ${failure.name}${'status' in failure ? ` ${failure.status}` : ''}; retry ${retries} of ${this.#options.maxRetries} in ${(delay / 1000).toFixed(2)} s`,
-      );
-      await sleep(delay, signal);
+      let outcome: AttemptOutcome;
+      try {
+        outcome = { response: await this.#send(next.send, signal, init?.decoder) };
+      } catch (failure) {
+        outcome = { failure };
+      }
+      step = steps.next(outcome);
     }
+    return step.value;
   }
 
   /** Closes every connection; requests in flight finish first. Later calls to `get` fail. */
@@ -247,7 +188,7 @@ export class Transport {
       const keepAlive = this.#maxKeepalive === null || this.#inFlight < this.#maxKeepalive;
       this.#inFlight++;
       const handler = new ResponseCollector(
-        `${this.#origin}${path}`,
+        `${this.#policy.origin}${path}`,
         signal,
         this.#options.totalTimeout * 1000,
         resolve,
@@ -261,87 +202,14 @@ export class Transport {
       // Past maxKeepalive concurrent requests, the extra connections are closed after their response, so
       // at most about maxKeepalive idle connections stay open.
       const options: Dispatcher.DispatchOptions = keepAlive
-        ? { path, method: 'GET', headers: this.#headers }
-        : { path, method: 'GET', headers: this.#headers, reset: true };
+        ? { path, method: 'GET', headers: this.#policy.headers }
+        : { path, method: 'GET', headers: this.#policy.headers, reset: true };
       try {
         this.#pool.dispatch(options, handler);
       } catch (error) {
         handler.onResponseError(undefined, error as Error);
       }
     });
-  }
-
-  /** Maps an undici or socket failure to mdq's typed errors; messages hold the path without query. */
-  #mapError(error: unknown, path: string): MdqError {
-    const where = `GET ${maskKey(stripQuery(path), this.#options.apiKey)}`;
-    const cause = { cause: error };
-    const code = (error as { code?: unknown } | null)?.code;
-    if (error instanceof WriteStalled) {
-      return new WriteTimeout(`${where}: request not written within ${this.#options.writeTimeout} s`, cause);
-    }
-    if (error instanceof DeadlinePassed) {
-      return new ReadTimeout(
-        `${where}: response not complete within ${this.#options.totalTimeout} s (totalTimeout)`,
-        cause,
-      );
-    }
-    switch (code) {
-      case 'UND_ERR_INVALID_ARG':
-        // Refused by undici before sending (e.g. a path with spaces): no retry can fix it.
-        return new InvalidParameterError(
-          'target',
-          maskKey(stripQuery(path), this.#options.apiKey),
-          `the request was refused before sending: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return new ConnectTimeout(
-          `${where}: could not connect to ${this.#origin} within ${this.#options.connectTimeout} s`,
-          cause,
-        );
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-        return new ReadTimeout(`${where}: no data received for ${this.#options.readTimeout} s`, cause);
-      default: {
-        const detail = error instanceof Error ? error.message : String(error);
-        return new APIConnectionError(
-          `${where}: connection to ${this.#origin} failed${typeof code === 'string' ? ` (${code})` : ''}: ${maskKey(detail, this.#options.apiKey)}`,
-          cause,
-        );
-      }
-    }
-  }
-
-  /** Turns a caller's target into the request path (with base prefix), refusing other origins. */
-  #resolveTarget(target: string): string {
-    if (typeof target !== 'string') {
-      throw new InvalidParameterError('target', target, 'expected a path or a URL string');
-    }
-    if (target.charCodeAt(0) === 47 /* / */ && target.charCodeAt(1) !== 47) {
-      return withoutApiKey(this.#basePath + target);
-    }
-    if (!/^[a-z][a-z0-9+.-]*:|^\/\//i.test(target)) return withoutApiKey(`${this.#basePath}/${target}`);
-    return this.#sameOriginPath(target, undefined);
-  }
-
-  #resolveLocation(location: string, from: string): string {
-    return this.#sameOriginPath(location, from);
-  }
-
-  #sameOriginPath(link: string, base: string | undefined): string {
-    let url: URL;
-    try {
-      url = new URL(link, base ?? this.#origin);
-    } catch {
-      throw new ForeignOriginError(
-        `Refused to follow ${JSON.stringify(maskKey(safeUrl(link), this.#options.apiKey))}: not a valid URL`,
-      );
-    }
-    if (url.origin !== this.#origin) {
-      throw new ForeignOriginError(
-        `Refused to follow ${maskKey(safeUrl(url.href), this.#options.apiKey)}: it is not on the configured origin ${this.#origin}, and the API key is sent only there`,
-      );
-    }
-    return withoutApiKey(url.pathname + url.search);
   }
 }
 
@@ -489,16 +357,6 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
 
 type Decoders = RequestInit['decoder'];
 
-/** Marks a request dropped because its response did not end within `totalTimeout`. */
-class DeadlinePassed extends Error {
-  override name = 'DeadlinePassed';
-}
-
-/** Marks a socket destroyed by the write watchdog. */
-class WriteStalled extends Error {
-  override name = 'WriteStalled';
-}
-
 /** undici's connector with a connect timeout, plus the write watchdog described on `Transport`. */
 function watchedConnector(connectTimeoutMs: number, writeTimeoutMs: number): buildConnector.connector {
   const connect = buildConnector({ timeout: connectTimeoutMs });
@@ -550,32 +408,6 @@ function watchWrites(socket: Socket, timeoutMs: number): void {
   socket.once('close', disarm);
 }
 
-function errorOf(res: HttpResponse, path: string, apiKey: string): APIError {
-  // A server may echo the key it refused, in the body or in a header (a request id made from it); the
-  // error (message, body, request id, headers) must not carry it. A JSON body is masked value by value,
-  // after parsing, so that masking a short key cannot break the JSON.
-  let body: ApiErrorBody | string | undefined = res.body === '' ? undefined : maskKey(res.body, apiKey);
-  if (res.body !== '') {
-    try {
-      const parsed: unknown = JSON.parse(res.body);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-        body = maskKeyDeep(parsed as ApiErrorBody, apiKey);
-    } catch {
-      // Not JSON: the (masked) text itself is the body.
-    }
-  }
-  const headers = maskKeyDeep(res.headers, apiKey);
-  const fromBody = typeof body === 'object' ? body.request_id : undefined;
-  const requestId = typeof fromBody === 'string' && fromBody !== '' ? fromBody : headers['x-request-id'];
-  return apiErrorFor(res.status, body, requestId, maskKey(stripQuery(path), apiKey), headers);
-}
-
-function withAttempts(error: MdqError, attempts: number): MdqError {
-  (error as WithAttempts).attempts = attempts;
-  if (attempts > 1) error.message += ` (gave up after ${attempts} attempts)`;
-  return error;
-}
-
 function abortError(signal: AbortSignal): AbortError {
   return new AbortError('Request aborted', { cause: signal.reason });
 }
@@ -594,35 +426,4 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
         })
       : undefined;
   });
-}
-
-function stripQuery(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
-}
-
-const API_KEY_PARAM = /[?&]apikey=/i;
-
-/** Removes `apiKey=` query parameters (the key travels only in the Authorization header). */
-function withoutApiKey(path: string): string {
-  if (!API_KEY_PARAM.test(path)) return path;
-  const q = path.indexOf('?');
-  const kept = path
-    .slice(q + 1)
-    .split('&')
-    .filter((part) => part.split('=', 1)[0]!.toLowerCase() !== 'apikey');
-  return kept.length === 0 ? path.slice(0, q) : `${path.slice(0, q)}?${kept.join('&')}`;
-}
-
-/** A URL as it may appear in a message: `apiKey` parameters removed, credentials dropped. */
-function safeUrl(link: string): string {
-  const cleaned = withoutApiKey(link);
-  try {
-    const url = new URL(cleaned);
-    url.username = '';
-    url.password = '';
-    return url.href;
-  } catch {
-    return cleaned.slice(0, 200);
-  }
 }

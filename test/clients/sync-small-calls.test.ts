@@ -1,5 +1,6 @@
 /**
- * What a small synchronous call costs in messages: none. The calling thread writes the request as JSON
+ * What a small synchronous call costs in messages when it goes through the worker (`directHttp: false`,
+ * as every call over `https:` does): none. The calling thread writes the request as JSON
  * into shared memory and wakes the worker, the worker answers the response's text through shared memory
  * and wakes it once, and the calling thread decodes it. Results
  * equal the async client's, exact big integers included; a method that composes its operation's result
@@ -39,7 +40,7 @@ const TRADE =
 
 describe('sync client: small calls', () => {
   let server: FaultServerThread;
-  const sync = () => StocksClient(KEY, { baseUrl: server.url });
+  const sync = () => StocksClient(KEY, { baseUrl: server.url, directHttp: false });
   before(async () => {
     server = await startFaultServerThread([{ body: CLOSE }]);
   });
@@ -82,7 +83,7 @@ describe('sync client: answers that take the port', () => {
   after(() => server.close());
 
   test('exact integers survive the text path; a composed result and a raw response are posted', async () => {
-    const client = StocksClient(KEY, { baseUrl: server.url });
+    const client = StocksClient(KEY, { baseUrl: server.url, directHttp: false });
     try {
       const last = client.getLastTrade('AAPL');
       assert.equal(last.results?.t, 1704205800000000001n);

@@ -47,6 +47,7 @@ describe('resolveClientOptions', () => {
         maxConnections: null,
         maxKeepalive: null,
         maxRetries: 3,
+        directHttp: true,
         logger: undefined,
         headers: {},
         rateLimit: null,

@@ -130,6 +130,14 @@ export class SyncBridge {
     return this.#request(method, args, true, keepCallbacks);
   }
 
+  /**
+   * True while the worker runs and the bridge is open: what the worker lent (a socket's descriptor) is
+   * still its own.
+   */
+  get running(): boolean {
+    return !this.#closed && Atomics.load(this.#signal, EXITED_FLAG) !== 1;
+  }
+
   /** What has crossed between the threads so far: counts that tests compare before and after a call. */
   traffic(): BridgeTraffic {
     return { ...this.#traffic, wakes: Atomics.load(this.#signal, MESSAGE_COUNTER) };
