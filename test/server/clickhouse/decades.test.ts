@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { createApp } from '../../../src/server/app.js';
 import { ingestLean } from '../../../src/server/ingest/lean.js';
 import { publishToClickHouse } from '../../../src/server/store/clickhouse-publish.js';
@@ -16,6 +17,7 @@ import { ClickHouseStore } from '../../../src/server/store/clickhouse-store.js';
 import { DuckDbStore } from '../../../src/server/store/duckdb-store.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { startClickHouse } from '../../support/clickhouse.js';
+import { type RecordedQuery, recordingStore } from '../../support/recording-store.js';
 import { hasShared, leanDir } from '../../support/shared.js';
 import { leanSubset } from '../ingest/helpers.js';
 
@@ -40,7 +42,9 @@ const REQUESTS = [
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 
-async function answer(store: Store, path: string): Promise<{ status: number; body: unknown }> {
+type Answer = { status: number; body: unknown };
+
+async function answer(store: Store, path: string): Promise<Answer> {
   const app = createApp({ store, now: async () => NOW, log: () => {} });
   const res = await app.request(path, { headers: { Authorization: 'Bearer k' } });
   const body = (await res.json()) as Record<string, unknown>;
@@ -64,12 +68,86 @@ describe('the ClickHouse store over decades of daily bars', () => {
     t.after(() => clickhouse.close());
     await publishToClickHouse(duck, clickhouse);
 
+    const duckQueries = recordingStore(duck);
+    const clickhouseQueries = recordingStore(clickhouse);
     for (const path of REQUESTS) {
-      const expected = await answer(duck, path);
+      duckQueries.clear();
+      clickhouseQueries.clear();
+      const expected = await answer(duckQueries.store, path);
       assert.equal(expected.status, 200, `${path} on DuckDB: ${JSON.stringify(expected.body).slice(0, 300)}`);
-      const actual = await answer(clickhouse, path);
+      const actual = await answer(clickhouseQueries.store, path);
       assert.equal(actual.status, 200, `${path} on ClickHouse: ${JSON.stringify(actual.body).slice(0, 300)}`);
-      assert.deepEqual(actual, expected, path);
+      if (isDeepStrictEqual(actual, expected)) continue;
+      // A difference seen once is hard to see again: say everything each store was asked and answered.
+      const again = await answer(duck, path);
+      assert.fail(
+        [
+          `${path}: the stores answer differently at ${firstDifference(expected, actual)}`,
+          `asked again, DuckDB answers ${isDeepStrictEqual(again, expected) ? 'the same' : isDeepStrictEqual(again, actual) ? 'as ClickHouse' : 'a third answer'}`,
+          ...described('DuckDB', duckQueries.queries(), expected, actual),
+          ...described('ClickHouse', clickhouseQueries.queries(), actual, expected),
+        ].join('\n'),
+      );
     }
   });
 });
+
+/** Where two JSON values first differ (`body.results[1290].t`), with both values. */
+function firstDifference(a: unknown, b: unknown, at = ''): string {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const key of keys) {
+      const x = (a as Record<string, unknown>)[key];
+      const y = (b as Record<string, unknown>)[key];
+      if (!isDeepStrictEqual(x, y))
+        return firstDifference(x, y, Array.isArray(a) ? `${at}[${key}]` : `${at}.${key}`);
+    }
+  }
+  return `${at || '(top)'}: DuckDB ${JSON.stringify(a)}, ClickHouse ${JSON.stringify(b)}`;
+}
+
+/** The first index at which two answers' `results` lists differ. */
+function firstDifferentResult(mine: Answer, other: Answer): number | undefined {
+  const list = (x: Answer) => (x.body as { results?: unknown }).results;
+  const a = list(mine);
+  const b = list(other);
+  if (!Array.isArray(a) || !Array.isArray(b)) return undefined;
+  const i = a.findIndex((x, k) => !isDeepStrictEqual(x, b[k]));
+  return i < 0 ? undefined : i;
+}
+
+const text = (x: unknown) =>
+  JSON.stringify(x, (_key, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Error ? v.message : v));
+
+/**
+ * Every query `store` was asked for one answer (`mine`, which differs from `other`): its SQL, its
+ * parameters, and the raw rows around the first result that differs (rows as the store returned them,
+ * before any of the server's arithmetic), so that one failure says where the wrong value came from.
+ */
+function described(store: string, queries: readonly RecordedQuery[], mine: Answer, other: Answer): string[] {
+  const at = firstDifferentResult(mine, other);
+  const results = (mine.body as { results?: unknown[] }).results;
+  const lines = [
+    `--- ${store}: ${queries.length} queries; its result ${at ?? '?'}: ${text(at === undefined ? undefined : results?.[at])}`,
+  ];
+  queries.forEach((q, n) => {
+    lines.push(`[${store} query ${n + 1}] ${q.kind}(${text(q.params)})`, q.sql.trim());
+    if (q.error !== undefined) lines.push(`  failed: ${text(q.error)}`);
+    else if (q.kind === 'all') {
+      const rows = q.result as unknown[];
+      lines.push(`  ${rows.length} rows, the first: ${text(rows.slice(0, 3))}`);
+    } else {
+      const columns = q.result as Record<string, unknown[]>;
+      const count = Object.values(columns)[0]?.length ?? 0;
+      lines.push(`  ${count} rows`);
+      // A page of day bars has a row per bar; other answers show their first rows.
+      const around = at === undefined ? [0, 1, 2] : [at - 1, at, at + 1];
+      for (const i of around.filter((i) => i >= 0 && i < count)) {
+        lines.push(
+          `  row ${i}: ${text(Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, v[i]])))}`,
+        );
+      }
+    }
+  });
+  return lines;
+}
