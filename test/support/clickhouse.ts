@@ -260,6 +260,9 @@ function zookeeperServes(port: number): Promise<boolean> {
       new Promise<boolean>((resolve) => {
         let answer = '';
         const socket = connect(port, '127.0.0.1', () => socket.write('ruok'));
+        // A server that takes the connection and never answers is not serving yet; without this bound the
+        // start would wait for ever, past the test's timeout, and leave its ZooKeeper running.
+        socket.setTimeout(2000, () => socket.destroy());
         socket.setEncoding('utf8');
         socket.on('data', (chunk: string) => {
           answer += chunk;
