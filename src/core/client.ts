@@ -409,6 +409,7 @@ export abstract class BaseClient {
       decoder: (length) => new AggregateDecoder(length),
     });
     const decoded = http.decoded as DecodedAggregates | undefined;
+    if (decoded) this.#refuseError(decoded, http);
     return decoded ?? aggregatePageOf((await this.#fetch(target, signal)).data);
   }
 
@@ -429,6 +430,7 @@ export abstract class BaseClient {
     });
     const decoded = http.decoded as DecodedAggregates | string;
     if (typeof decoded !== 'string') {
+      this.#refuseError(decoded, http);
       return { response: decoded.response, bars: barObjects(decoded.columns, decoded.keys) };
     }
     const { data } = await this.#fetch(target, signal, { ...http, body: decoded });
@@ -444,8 +446,9 @@ export abstract class BaseClient {
     for (let attempt = 0; ; attempt++) {
       const http =
         attempt === 0 && first ? first : await this.#transport.get(target, signal ? { signal } : undefined);
+      let data: unknown;
       try {
-        return { data: parseJson(http.body), http };
+        data = parseJson(http.body);
       } catch {
         // No `cause`: the parser's message can quote the body, which may echo the key.
         if (attempt >= this.options.maxRetries) {
@@ -459,8 +462,21 @@ export abstract class BaseClient {
           false,
           'warn',
         );
+        continue;
       }
+      // A 200 whose body reports an error (`"status": "NOT_AUTHORIZED"`) is that error, never data.
+      const error = this.#transport.answerError(data, http);
+      if (error) throw error;
+      return { data, http };
     }
+  }
+
+  /** Throws the error a page of bars decoded as columns reports in its other members, if any. */
+  #refuseError(decoded: DecodedAggregates, http: HttpResponse): void {
+    // The columns stand for the page's `results`: a page with bars is data.
+    const body = decoded.columns.length > 0 ? { ...decoded.response, results: [] } : decoded.response;
+    const error = this.#transport.answerError(body, http);
+    if (error) throw error;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { buildConnector, type Dispatcher, Pool } from 'undici';
+import { answerError } from './answer-error.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { decodeContent, isEncoded } from './decode-content.js';
 import {
@@ -193,6 +194,14 @@ export class Transport {
       );
       await sleep(delay, signal);
     }
+  }
+
+  /**
+   * The typed error a 2xx answer reports in its decoded body (`"status": "NOT_AUTHORIZED"`, ...), the key
+   * masked, or undefined when the body is data (see `answerError`).
+   */
+  answerError(data: unknown, res: HttpResponse): APIError | undefined {
+    return answerError(data, res, this.#options.apiKey);
   }
 
   /** Closes every connection; requests in flight finish first. Later calls to `get` fail. */
