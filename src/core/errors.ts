@@ -102,7 +102,8 @@ export class APIError extends MdqError {
     httpStatus: number = status,
   ) {
     const apiMessage = typeof body === 'object' ? (body.error ?? body.message) : body?.slice(0, 200);
-    const inBody = httpStatus !== status && typeof body === 'object' ? ` with status ${body.status}` : '';
+    const said = typeof body === 'object' && typeof body.status === 'string' ? body.status : undefined;
+    const inBody = httpStatus === status ? '' : said ? ` with status ${said}` : ' with an error in its body';
     super(
       `HTTP ${httpStatus}${inBody}${path ? ` for ${path}` : ''}${apiMessage ? `: ${apiMessage}` : ''}${requestId ? ` (request id ${requestId})` : ''}`,
     );

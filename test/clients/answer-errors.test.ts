@@ -130,7 +130,12 @@ describe('an error reported in a 200 body is thrown, never returned as data', ()
         [
           { request_id: 'e', error: 'something went wrong' },
           (e) =>
-            e instanceof BadRequestError && e.httpStatus === 200 && e.apiMessage === 'something went wrong',
+            e instanceof BadRequestError &&
+            e.httpStatus === 200 &&
+            e.apiMessage === 'something went wrong' &&
+            /^HTTP 200 with an error in its body for \/v2\/last\/trade\/AAPL: something went wrong \(request id e\)$/.test(
+              (e as Error).message,
+            ),
         ],
       ];
       for (const [body, check] of cases) {

@@ -487,7 +487,7 @@ function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
     const answered =
       e.httpStatus === undefined || e.httpStatus === e.status
         ? `${e.status}`
-        : `${e.httpStatus} with status ${bodyStatus}`;
+        : `${e.httpStatus} with ${typeof bodyStatus === 'string' ? `status ${bodyStatus}` : 'an error in its body'}`;
     message = `The upstream service answered ${answered}${said ? `: ${said}` : ''}; nothing of this request was stored.`;
     const retryAfter = e.headers['retry-after'];
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
