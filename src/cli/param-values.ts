@@ -33,7 +33,7 @@ export function typeLabel(type: ParamType): string {
     case 'msOffset':
       return 'unix ms';
     case 'list':
-      return 'comma separated list';
+      return type.values ? `comma separated list of ${type.values.join('|')}` : 'comma separated list';
     default:
       return type.kind;
   }

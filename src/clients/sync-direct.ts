@@ -1,3 +1,4 @@
+import { answerError } from '../core/answer-error.js';
 import {
   BaseClient,
   type Fetched,
@@ -160,7 +161,13 @@ export class DirectCalls {
   #fetch(target: string): Fetched {
     const warn = (line: string): void => this.#sink(line, false, 'warn');
     for (let attempt = 0; ; attempt++) {
-      const decoded = jsonOf(this.#transport.get(target), attempt, this.#options.maxRetries, warn);
+      const decoded = jsonOf(
+        this.#transport.get(target),
+        attempt,
+        this.#options.maxRetries,
+        warn,
+        (data, http) => answerError(data, http, this.#options.apiKey),
+      );
       if (decoded) return decoded;
     }
   }

@@ -398,6 +398,7 @@ export abstract class BaseClient {
       decoder: (length) => new AggregateDecoder(length),
     });
     const decoded = http.decoded as DecodedAggregates | undefined;
+    if (decoded) this.#refuseError(decoded, http);
     return decoded ?? aggregatePageOf((await this.#fetch(target, signal)).data);
   }
 
@@ -418,6 +419,7 @@ export abstract class BaseClient {
     });
     const decoded = http.decoded as DecodedAggregates | string;
     if (typeof decoded !== 'string') {
+      this.#refuseError(decoded, http);
       return { response: decoded.response, bars: barObjects(decoded.columns, decoded.keys) };
     }
     const { data } = await this.#fetch(target, signal, { ...http, body: decoded });
@@ -433,11 +435,23 @@ export abstract class BaseClient {
     for (let attempt = 0; ; attempt++) {
       const http =
         attempt === 0 && first ? first : await this.#transport.get(target, signal ? { signal } : undefined);
-      const decoded = jsonOf(http, attempt, this.options.maxRetries, (line) =>
-        this.#emit(line, false, 'warn'),
+      const decoded = jsonOf(
+        http,
+        attempt,
+        this.options.maxRetries,
+        (line) => this.#emit(line, false, 'warn'),
+        (data, res) => this.#transport.answerError(data, res),
       );
       if (decoded) return decoded;
     }
+  }
+
+  /** Throws the error a page of bars decoded as columns reports in its other members, if any. */
+  #refuseError(decoded: DecodedAggregates, http: HttpResponse): void {
+    // The columns stand for the page's `results`: a page with bars is data.
+    const body = decoded.columns.length > 0 ? { ...decoded.response, results: [] } : decoded.response;
+    const error = this.#transport.answerError(body, http);
+    if (error) throw error;
   }
 
   /**
@@ -626,15 +640,19 @@ export function prepareCall(
 /**
  * The JSON of a response as `{ data }`; `undefined` when its body does not decode and it may be fetched
  * again (attempt `attempt` of `maxRetries` retries: `warn` is told), a `DecodeError` when it may not.
+ * A body that reports an error (`"status": "NOT_AUTHORIZED"`: what `refuse` returns for it) is thrown
+ * as that error, never returned as data.
  */
 export function jsonOf(
   http: HttpResponse,
   attempt: number,
   maxRetries: number,
   warn: (line: string) => void,
+  refuse: (data: unknown, http: HttpResponse) => Error | undefined,
 ): Fetched | undefined {
+  let data: unknown;
   try {
-    return { data: parseJson(http.body), http };
+    data = parseJson(http.body);
   } catch {
     // No `cause`: the parser's message can quote the body, which may echo the key.
     if (attempt >= maxRetries) {
@@ -646,6 +664,9 @@ export function jsonOf(
     warn(`Response to ${stripQuery(http.url)} was not valid JSON; fetching it again`);
     return undefined;
   }
+  const error = refuse(data, http);
+  if (error) throw error;
+  return { data, http };
 }
 
 const EMPTY_KEYS: ReadonlySet<string> = new Set();

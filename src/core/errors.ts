@@ -67,12 +67,22 @@ export interface ApiErrorBody {
   [key: string]: unknown;
 }
 
-/** The service answered with an HTTP error status. */
+/**
+ * The service answered with an HTTP error status, or with a 200 whose body reports an error (its
+ * `status` is `ERROR`, `NOT_AUTHORIZED` or `NOT_FOUND`): such an answer is the error its status stands
+ * for, never data.
+ */
 export class APIError extends MdqError {
   override readonly code: string = 'MDQ_API_ERROR';
   override name = 'APIError';
-  /** HTTP status code. */
+  /**
+   * HTTP status code; for an error reported in a 200 body, the status it stands for (403 for
+   * `NOT_AUTHORIZED`, 404 for `NOT_FOUND`, 400 for `ERROR`, or 401 or 429 when its message is about the
+   * key or the rate limit).
+   */
   readonly status: number;
+  /** The HTTP status the service answered: `status`, except 200 for an error reported in the body. */
+  readonly httpStatus: number;
   /** `request_id` of the body, else the `X-Request-ID` header. */
   readonly requestId: string | undefined;
   /** The decoded error body (or the raw text when it was not JSON). */
@@ -89,12 +99,16 @@ export class APIError extends MdqError {
     requestId: string | undefined,
     path?: string,
     headers: Readonly<Record<string, string>> = {},
+    httpStatus: number = status,
   ) {
     const apiMessage = typeof body === 'object' ? (body.error ?? body.message) : body?.slice(0, 200);
+    const said = typeof body === 'object' && typeof body.status === 'string' ? body.status : undefined;
+    const inBody = httpStatus === status ? '' : said ? ` with status ${said}` : ' with an error in its body';
     super(
-      `HTTP ${status}${path ? ` for ${path}` : ''}${apiMessage ? `: ${apiMessage}` : ''}${requestId ? ` (request id ${requestId})` : ''}`,
+      `HTTP ${httpStatus}${inBody}${path ? ` for ${path}` : ''}${apiMessage ? `: ${apiMessage}` : ''}${requestId ? ` (request id ${requestId})` : ''}`,
     );
     this.status = status;
+    this.httpStatus = httpStatus;
     this.body = body;
     this.requestId = requestId;
     this.apiMessage = apiMessage;
@@ -160,13 +174,14 @@ export class PoolTimeout extends TimeoutError {
   override name = 'PoolTimeout';
 }
 
-/** Builds the typed error for an HTTP error status. */
+/** Builds the typed error for an HTTP error status (`httpStatus`: the one answered, when another). */
 export function apiErrorFor(
   status: number,
   body: ApiErrorBody | string | undefined,
   requestId: string | undefined,
   path?: string,
   headers?: Readonly<Record<string, string>>,
+  httpStatus?: number,
 ): APIError {
   const Cls =
     status === 400
@@ -182,7 +197,7 @@ export function apiErrorFor(
               : status >= 500
                 ? InternalServerError
                 : APIError;
-  return new Cls(status, body, requestId, path, headers);
+  return new Cls(status, body, requestId, path, headers, httpStatus);
 }
 
 const hasName = (e: unknown, names: readonly string[]): boolean =>

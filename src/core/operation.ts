@@ -23,7 +23,8 @@ export type TickerPrefix = 'O:' | 'C:' | 'X:' | 'I:';
  * - `nsOffset`: a Unix nanosecond timestamp used as a paging offset (`bigint` or integer `number`).
  * - `msOffset`: a Unix millisecond timestamp used as a paging offset (a number or a string of digits).
  * - `string`: any non-empty string, or one matching `pattern` when declared.
- * - `list`: a list of strings (or one comma separated string), sent comma separated.
+ * - `list`: a list of strings (or one comma separated string), sent comma separated; with `values`, each
+ *   item one of them (`.any_of` of an enumeration), else a ticker or code, upper-cased.
  */
 export type ParamType =
   | {
@@ -47,7 +48,13 @@ export type ParamType =
   | { readonly kind: 'nsTimestamp' }
   | { readonly kind: 'nsOffset' }
   | { readonly kind: 'msOffset' }
-  | { readonly kind: 'list'; readonly maxItems?: number; readonly prefix?: TickerPrefix };
+  | {
+      readonly kind: 'list';
+      readonly maxItems?: number;
+      readonly prefix?: TickerPrefix;
+      /** The values an item may take, exactly as written (an enumeration's `.any_of`). */
+      readonly values?: readonly string[];
+    };
 
 /** One parameter of an operation. */
 export interface ParamSpec {
@@ -140,6 +147,8 @@ export const t = {
       readonly maxItems?: number;
       readonly prefix?: TickerPrefix;
     },
+  /** A list of an enumeration's values (`.any_of`): an array, or one comma-separated string. */
+  listOf: <const V extends readonly string[]>(values: V) => ({ kind: 'list', values }) as const,
 } as const;
 
 /** The TypeScript type a caller passes for a parameter type. */
@@ -163,9 +172,11 @@ export type ValueOf<T extends ParamType> = T extends {
               ? Date | number | bigint
               : T['kind'] extends 'nsTimestamp'
                 ? DateInput | number | bigint
-                : T['kind'] extends 'list'
-                  ? readonly string[] | string
-                  : string;
+                : T extends { kind: 'list'; values: readonly (infer E)[] }
+                  ? readonly E[] | string
+                  : T['kind'] extends 'list'
+                    ? readonly string[] | string
+                    : string;
 
 /** The option keys of an operation: its parameters that are not required, typed from the declaration. */
 export type ParamOptions<O extends OperationSpec> = {

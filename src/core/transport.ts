@@ -1,8 +1,9 @@
 import type { Socket } from 'node:net';
 import { buildConnector, type Dispatcher, Pool } from 'undici';
+import { answerError } from './answer-error.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { decodeContent, isEncoded } from './decode-content.js';
-import { AbortError, APIConnectionError, DecodeError } from './errors.js';
+import { AbortError, APIConnectionError, type APIError, DecodeError } from './errors.js';
 import {
   type AttemptOutcome,
   DeadlinePassed,
@@ -134,6 +135,14 @@ export class Transport {
       step = steps.next(outcome);
     }
     return step.value;
+  }
+
+  /**
+   * The typed error a 2xx answer reports in its decoded body (`"status": "NOT_AUTHORIZED"`, ...), the key
+   * masked, or undefined when the body is data (see `answerError`).
+   */
+  answerError(data: unknown, res: HttpResponse): APIError | undefined {
+    return answerError(data, res, this.#options.apiKey);
   }
 
   /** Closes every connection; requests in flight finish first. Later calls to `get` fail. */

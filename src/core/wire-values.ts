@@ -75,7 +75,7 @@ const BOOLEAN_ALLOWED = 'expected a boolean: true, True, TRUE, t, T, 1 or false,
  * nanoseconds, a `number` above 2^53 has already lost precision; `nsOffset` ns as `bigint`/integer
  * `number`, or a `Date`; `msOffset` integer ms (a number, or its digits as a string) or a `Date`; `list`
  * an array of strings or one comma-separated string, each item trimmed, upper-cased and prefixed like a
- * ticker, at most `maxItems`. Other strings are never coerced to numbers or booleans.
+ * ticker (or, when the list declares `values`, one of them as written), at most `maxItems`. Other strings are never coerced to numbers or booleans.
  *
  * @throws InvalidParameterError naming the parameter, the value and what is allowed.
  */
@@ -192,7 +192,7 @@ export function encodeParam(param: ParamSpec, value: unknown): string {
         'expected a non-negative integer Unix millisecond timestamp (number or string of digits) or a Date',
       );
     case 'list':
-      return encodeList(param, value, type.maxItems, type.prefix);
+      return encodeList(param, value, type.maxItems, type.prefix, type.values);
   }
 }
 
@@ -217,7 +217,8 @@ export function encodeParam(param: ParamSpec, value: unknown): string {
  *   from RFC 3339 with an offset (`Z` or `±hh:mm`; `T` and `Z` upper case) and up to nine fraction
  *   digits (`2022-05-10T14:11:12.690661189Z`).
  * - `nsOffset` → `bigint`, `msOffset` → number: non-negative digits, an optional `+`.
- * - `list` → the comma-separated items, each trimmed (`AAPL, TSLA`), blanks dropped, at most `maxItems`.
+ * - `list` → the comma-separated items, each trimmed (`AAPL, TSLA`), blanks dropped, at most `maxItems`,
+ *   each one of `values` when the list declares them.
  *
  * @throws InvalidParameterError (named by the wire name, with the value and what is allowed) for
  *   anything else; the server answers 400.
@@ -311,6 +312,14 @@ export function decodeParam(param: ParamSpec, raw: string): DecodedValue {
       if (type.maxItems !== undefined && items.length > type.maxItems) {
         return reject(param, raw, `expected at most ${type.maxItems} items, got ${items.length}`);
       }
+      const other = type.values && items.find((item) => !type.values?.includes(item));
+      if (other !== undefined) {
+        return reject(
+          param,
+          raw,
+          `expected a comma-separated list of ${enumText(type.values ?? [], undefined)}; ${JSON.stringify(other)} is not one of them`,
+        );
+      }
       return items;
     }
   }
@@ -360,11 +369,18 @@ function encodeList(
   value: unknown,
   maxItems: number | undefined,
   prefix: TickerPrefix | undefined,
+  values: readonly string[] | undefined,
 ): string {
   let items: readonly unknown[];
   if (typeof value === 'string') items = value.split(',');
   else if (Array.isArray(value)) items = value;
-  else return fail(param, value, 'expected an array of strings or a comma-separated string');
+  else {
+    return fail(
+      param,
+      value,
+      values ? listOfText(values) : 'expected an array of strings or a comma-separated string',
+    );
+  }
   if (items.length === 0) return fail(param, value, 'expected at least one item');
   if (maxItems !== undefined && items.length > maxItems) {
     return fail(param, value, `expected at most ${maxItems} items, got ${items.length}`);
@@ -374,9 +390,24 @@ function encodeList(
     if (typeof item === 'string' && item.includes(',')) {
       return fail(param, value, 'expected items without commas');
     }
-    out.push(encodeTicker(param, value, item, prefix));
+    if (values) {
+      const v = typeof item === 'string' ? item.trim() : item;
+      if (typeof v !== 'string' || !values.includes(v)) {
+        return fail(param, value, `${listOfText(values)}; ${describeItem(item)} is not one of them`);
+      }
+      out.push(v);
+    } else out.push(encodeTicker(param, value, item, prefix));
   }
   return out.join(',');
+}
+
+/** What a list of an enumeration's values takes, in words. */
+function listOfText(values: readonly string[]): string {
+  return `expected an array or a comma-separated string of ${enumText(values, undefined)}`;
+}
+
+function describeItem(item: unknown): string {
+  return typeof item === 'string' ? JSON.stringify(item) : String(item);
 }
 
 /**

@@ -188,20 +188,22 @@ export const includeOtcParam = {
   doc: 'Include OTC securities.',
 } as const;
 
-/** A field with fixed values: the exact value and `.any_of` (a comma-separated list of the values). */
+/**
+ * A field with fixed values: the exact value and `.any_of` (a list of the values: an array, or one
+ * comma-separated string, as every `.any_of` takes).
+ */
 export function enumFilters<
   const N extends string,
   const W extends string,
   const V extends readonly string[],
 >(name: N, wire: W, values: V) {
-  const any = new RegExp(`^(?:${values.join('|')})(?:,(?:${values.join('|')}))*$`);
   return [
     { name, wire, in: 'query', type: t.enum(values), doc: `${wire}: ${values.join(', ')}.` },
     {
       name: `${name}AnyOf`,
       wire: `${wire}.any_of`,
       in: 'query',
-      type: t.string(any, `a comma-separated list of ${values.join(', ')}`),
+      type: t.listOf(values),
       doc: `Any of these ${wire} values, comma separated.`,
     },
   ] as const;

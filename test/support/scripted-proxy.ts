@@ -1,8 +1,8 @@
 /**
  * An HTTP proxy on 127.0.0.1 in front of an upstream server, whose answer to each request a script
- * chooses: forward it, answer an error status (with `Retry-After` if given), forward it and drop the
- * connection halfway through the body, forward the first half of the body as a whole answer, or
- * forward it a byte at a time (`trickle`, a byte every 50 ms). It records every request (path and
+ * chooses: forward it, answer a status of its own (with `Retry-After` and a body if given, else an error
+ * body), forward it and drop the connection halfway through the body, forward the first half of the
+ * body as a whole answer, or forward it a byte at a time (`trickle`, a byte every 50 ms). It records every request (path and
  * query, authorization, when its connection closed), so a test counts the calls an upstream receives.
  */
 import { Agent, createServer, request as httpRequest, type IncomingMessage } from 'node:http';
@@ -14,7 +14,7 @@ export type ProxyAction =
   | 'drop-mid-body'
   | 'half-body'
   | 'trickle'
-  | { status: number; retryAfter?: string };
+  | { status: number; retryAfter?: string; body?: unknown };
 
 /** One request the proxy received. */
 export interface ProxiedRequest {
@@ -84,11 +84,9 @@ export async function startScriptedProxy(
     proxy.seen.push(seen);
     const action = proxy.script(seen, proxy.seen.length - 1);
     if (typeof action === 'object') {
-      const body = JSON.stringify({
-        status: 'ERROR',
-        request_id: 'proxy',
-        error: `scripted ${action.status}`,
-      });
+      const body = JSON.stringify(
+        action.body ?? { status: 'ERROR', request_id: 'proxy', error: `scripted ${action.status}` },
+      );
       res.writeHead(action.status, {
         'content-type': 'application/json',
         ...(action.retryAfter !== undefined && { 'retry-after': action.retryAfter }),

@@ -1,6 +1,7 @@
 import { futuresTickerFromExpiry } from '../../symbols/futures-ticker.js';
 import { nextTradingDay } from '../calendar/sessions.js';
 import type { Resolution } from '../store/rows.js';
+import { entryNameProblem } from './entry-name.js';
 import { IngestError, RowProblem } from './ingest-error.js';
 import { primaryExchangeMic } from './lean-codes.js';
 import { dataTimeZone, type LeanAssetClass, type LeanFile, sessionTimeZone } from './lean-paths.js';
@@ -108,7 +109,16 @@ function readEntries(file: string, bytes: Uint8Array): [string, Uint8Array][] {
   return list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Parses one Lean file (zip or csv) and hands its rows to `sink`. Throws `IngestError` when malformed. */
+/** Refuses the file when an entry's name contradicts its path (see `entryNameProblem`). */
+function checkEntryName(desc: LeanFile, file: string, entry: string): void {
+  const problem = entryNameProblem(desc, entry);
+  if (problem !== undefined) throw new IngestError({ file, entry }, problem);
+}
+
+/**
+ * Parses one Lean file (zip or csv) and hands its rows to `sink`. Throws `IngestError` when malformed,
+ * or when an entry is named for another ticker or day than the file's path gives.
+ */
 export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, sink: RowSink): void {
   if (desc.kind === 'factor-file') {
     parseFactorFile(desc.ticker, file, decoder.decode(bytes), sink);
@@ -123,11 +133,13 @@ export function parseLeanFile(desc: LeanFile, file: string, bytes: Uint8Array, s
     const raw = rawZipEntries(bytes)?.filter((e) => !e.name.endsWith('/'));
     const [entry] = raw ?? [];
     if (raw?.length === 1 && entry?.method === 8) {
+      checkEntryName(desc, file, entry.name);
       stageTicks(desc, file, entry.name, entry, sink);
       return;
     }
   }
   const entries = readEntries(file, bytes);
+  for (const [entry] of entries) checkEntryName(desc, file, entry);
   if (desc.kind === 'future') {
     for (const [entry, data] of entries) parseFutureEntry(desc, { file, entry }, data, sink);
     return;

@@ -416,7 +416,7 @@ export function listIposV1(store: Store, v: Values, page: OffsetWindow): Promise
   const status = v.get('ipo_status');
   if (status !== undefined) where.add('ipo_status = ?', plain(status));
   const statuses = v.get('ipo_status.any_of');
-  if (typeof statuses === 'string') where.anyOf(store.dialect, 'ipo_status', statuses.split(','));
+  if (Array.isArray(statuses)) where.anyOf(store.dialect, 'ipo_status', statuses);
   const sort = parseSortList(v.get('sort'), IPO_SORT, 'listing_date.desc', 'desc');
   return listRecords(store, 'ipos', where, sort, page);
 }

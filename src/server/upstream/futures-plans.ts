@@ -8,7 +8,7 @@ import { futuresCandleBounds, futuresTickBounds } from '../market/futures-bounds
 import { parseRequest } from '../validate.js';
 import { ALL_DAYS, type DayRange } from './coverage.js';
 import { firstOpenTradingDate, TRADING_DATES, UTC_DATES } from './futures-kinds.js';
-import { type Need, type RoutePlan, requestKey } from './route-plans.js';
+import { type Need, type RoutePlan, requestKey, setLists } from './route-plans.js';
 
 /**
  * What the futures routes need stored (see {@link RoutePlan}), in both path generations. Candles are
@@ -104,11 +104,15 @@ function tickNeeds(
   return range ? [{ ticker, kind, accepts: [kind], range }] : [];
 }
 
-/** An answer stored under its request; a page's cursor is the service's: validated without one. */
+/**
+ * An answer stored under its request, the same filters in another order sharing it (the futures
+ * listings are sorted by `sort`, whatever the order of an `.any_of`); a page's cursor is the
+ * service's: validated without one.
+ */
 function answerNeeds(c: Context<AppEnv>, op: OperationSpec): Need[] {
   const url = new URL(c.req.url);
   if (!url.searchParams.has('cursor')) parseRequest(op, c);
-  return [{ ticker: requestKey(url), kind: 'answer', accepts: ['answer'], range: ALL_DAYS }];
+  return [{ ticker: requestKey(url, setLists(op)), kind: 'answer', accepts: ['answer'], range: ALL_DAYS }];
 }
 
 /** Every futures route the caching server answers from the store. */

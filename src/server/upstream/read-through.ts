@@ -307,7 +307,7 @@ export class ReadThrough {
         const transport = this.#transport as Transport;
         const fetchedAt = this.#now();
         this.stats.upstreamRequests++;
-        const body = upstreamJson(await transport.get(need.ticker));
+        const body = upstreamJson(await transport.get(need.ticker), transport);
         for (const link of answerLinks(body)) link.set(this.#localPath(link.url));
         const kind = SNAPSHOTS.find((s) => s.name === need.kind) as (typeof SNAPSHOTS)[number];
         const rows = await this.#writing$(() =>
@@ -367,7 +367,7 @@ export class ReadThrough {
     while (target !== undefined) {
       this.stats.upstreamRequests++;
       const res = await transport.get(target);
-      const body = upstreamJson(res);
+      const body = upstreamJson(res, transport);
       pages.push(body);
       target = typeof body.next_url === 'string' && body.next_url !== '' ? body.next_url : undefined;
       // An answer is stored as one page, its links kept as paths of this server's (see #stored).
@@ -401,7 +401,7 @@ export class ReadThrough {
     const transport = this.#transport as Transport;
     this.stats.upstreamRequests++;
     const res = await transport.get(`${url.pathname}${url.search}`);
-    const body = upstreamJson(res);
+    const body = upstreamJson(res, transport);
     if (typeof body.next_url === 'string') body.next_url = `${originOf(c)}${this.#localPath(body.next_url)}`;
     if (typeof body.request_id === 'string') body.request_id = c.get('requestId');
     return new Response(stringifyJson(body), {
@@ -482,7 +482,13 @@ function upstreamFailure(c: Context<AppEnv>, e: unknown): Response | undefined {
     status = e.status;
     // The service's sentence ends where this one goes on.
     const said = e.apiMessage?.replace(/[.\s]+$/, '');
-    message = `The upstream service answered ${e.status}${said ? `: ${said}` : ''}; nothing of this request was stored.`;
+    // An error reported in a 200 body is answered with the status it stands for, and named as answered.
+    const bodyStatus = typeof e.body === 'object' ? e.body.status : undefined;
+    const answered =
+      e.httpStatus === undefined || e.httpStatus === e.status
+        ? `${e.status}`
+        : `${e.httpStatus} with ${typeof bodyStatus === 'string' ? `status ${bodyStatus}` : 'an error in its body'}`;
+    message = `The upstream service answered ${answered}${said ? `: ${said}` : ''}; nothing of this request was stored.`;
     const retryAfter = e.headers['retry-after'];
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
   } else if (isTimeoutError(e) && e.name !== 'ConnectTimeout') {

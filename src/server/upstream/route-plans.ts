@@ -238,17 +238,39 @@ const PAGING = new Set(['limit', 'sort', 'order', 'cursor', 'apiKey']);
 /**
  * A listing's filters as one canonical query (parameters by name, defaults written out), the ticker its
  * coverage is stored under: requests with the same filters and any limit, sort, order or page share it.
+ * An `.any_of` list is a set (its order, repeats and repeated keys do not change the rows): its items
+ * are written sorted, once each, so `ipo_status.any_of=pending,history` and `history,pending` share it.
  */
 export function listingFilters(op: OperationSpec, query: URLSearchParams): string {
   const filters: [string, string][] = [];
+  const sets = setLists(op);
   for (const p of op.params) {
     if (p.in !== 'query' || PAGING.has(p.wire)) continue;
     const value = query.getAll(p.wire).filter((v) => v !== '');
-    if (value.length > 0) filters.push([p.wire, value.join(',')]);
+    if (value.length > 0) filters.push([p.wire, sets.has(p.wire) ? setText(value) : value.join(',')]);
     else if (p.default !== undefined) filters.push([p.wire, String(p.default)]);
   }
   filters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return new URLSearchParams(filters).toString();
+}
+
+const setListsCache = new WeakMap<OperationSpec, ReadonlySet<string>>();
+/** The wire names of an operation's `.any_of` lists: filters whose items' order cannot change the answer. */
+export function setLists(op: OperationSpec): ReadonlySet<string> {
+  let sets = setListsCache.get(op);
+  if (!sets) {
+    sets = new Set(
+      op.params.filter((p) => p.type.kind === 'list' && p.wire.endsWith('.any_of')).map((p) => p.wire),
+    );
+    setListsCache.set(op, sets);
+  }
+  return sets;
+}
+
+/** The items of a list's values (repeated keys, each comma-separated), trimmed, once each, sorted. */
+function setText(values: readonly string[]): string {
+  const items = new Set(values.flatMap((v) => v.split(',').map((s) => s.trim())).filter((s) => s !== ''));
+  return [...items].sort().join(',');
 }
 
 /** Filters of the tickers listing the local route applies to stored rows as the service does. */
@@ -334,11 +356,31 @@ function iposV1Needs(c: Context<AppEnv>): Need[] {
 
 /**
  * A request as the key of its stored answer, and the request sent for it: its path and its query as
- * asked (the order of its parameters kept, as the service's cursors keep it), without a key.
+ * asked (the order of its parameters kept, as the service's cursors keep it), without a key. The lists
+ * named in `sets` (filters whose order cannot change the answer, see `setLists`) are written as one
+ * parameter of sorted items, each once, where the first of them stood, so the same filters in another
+ * order share the stored answer; a page's cursor is the service's, and its request is kept as asked.
  */
-export function requestKey(url: URL): string {
-  const query = new URLSearchParams([...url.searchParams].filter(([name]) => name !== 'apiKey'));
+export function requestKey(url: URL, sets: ReadonlySet<string> = new Set()): string {
+  const params = [...url.searchParams].filter(([name]) => name !== 'apiKey');
+  const canonical = sets.size === 0 || url.searchParams.has('cursor') ? params : canonicalSets(params, sets);
+  const query = new URLSearchParams(canonical);
   return query.size === 0 ? url.pathname : `${url.pathname}?${query}`;
+}
+
+/** `params` with each list of `sets` written once, its items sorted, where it first stood. */
+function canonicalSets(params: readonly [string, string][], sets: ReadonlySet<string>): [string, string][] {
+  const out: [string, string][] = [];
+  const written = new Set<string>();
+  for (const [name, value] of params) {
+    if (!sets.has(name)) out.push([name, value]);
+    else if (!written.has(name)) {
+      written.add(name);
+      const items = setText(params.filter(([n]) => n === name).map(([, v]) => v));
+      if (items !== '') out.push([name, items]);
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,16 +1,18 @@
 import { DecodeError } from '../../core/errors.js';
 import { parseJson } from '../../core/json.js';
-import type { HttpResponse } from '../../core/transport.js';
+import type { HttpResponse, Transport } from '../../core/transport.js';
 
 /**
  * The JSON object of an upstream answer. A body that does not parse (an answer cut short, a proxy's
  * page) is a `DecodeError` carrying the upstream's status, which the caching server answers as a 502
- * instead of failing as its own error.
- * @example upstreamJson(await transport.get('/v3/reference/exchanges')).results
+ * instead of failing as its own error. A body that reports an error (`"status": "NOT_AUTHORIZED"` in a
+ * 200) is that error (`Transport.answerError`): it is answered as one and never stored as data.
+ * @example upstreamJson(await transport.get('/v3/reference/exchanges'), transport).results
  */
-export function upstreamJson(res: HttpResponse): Record<string, unknown> {
+export function upstreamJson(res: HttpResponse, transport: Transport): Record<string, unknown> {
+  let body: Record<string, unknown>;
   try {
-    return parseJson(res.body) as Record<string, unknown>;
+    body = parseJson(res.body) as Record<string, unknown>;
   } catch {
     // No `cause`: the parser's message can quote the body.
     throw new DecodeError(
@@ -18,4 +20,7 @@ export function upstreamJson(res: HttpResponse): Record<string, unknown> {
       res.status,
     );
   }
+  const error = transport.answerError(body, res);
+  if (error) throw error;
+  return body;
 }

@@ -40,11 +40,26 @@ describe('damaged inputs', () => {
   };
   const count = async (table: string) =>
     n((await store.all<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`))[0]?.n);
-  /** A real Lean zip with its one entry's rows edited, zipped again. */
-  const edited = (path: string, edit: (rows: string[][]) => void) => {
-    const [[name, data]] = Object.entries(unzipSync(readFileSync(join(leanDir, path)))) as [
+  /**
+   * A real entry's name as it is in the folder of `ticker`: Lean names an entry for its file's ticker and
+   * day, and ingest refuses one named for another, so each copy under a folder of its own is renamed.
+   */
+  const entryOf = (name: string, ticker: string) => name.replace(/^(\d{8})_[^_]+_/, `$1_${ticker}_`);
+  /** A real zip's bytes with its entry named for `ticker`, as long as the real name: no other byte moves. */
+  const renamed = (bytes: Buffer, ticker: string) => {
+    const [name] = Object.keys(unzipSync(bytes)) as [string];
+    const to = Buffer.from(entryOf(name, ticker));
+    assert.equal(to.length, Buffer.byteLength(name), 'a name as long as the real one');
+    const copy = Buffer.from(bytes);
+    for (let at = copy.indexOf(name); at >= 0; at = copy.indexOf(name, at + 1)) to.copy(copy, at);
+    return copy;
+  };
+  /** A real Lean zip with its one entry's rows edited, zipped again, the entry named for `ticker`. */
+  const edited = (path: string, ticker: string, edit: (rows: string[][]) => void) => {
+    const [[real, data]] = Object.entries(unzipSync(readFileSync(join(leanDir, path)))) as [
       [string, Uint8Array],
     ];
+    const name = entryOf(real, ticker);
     const rows = Buffer.from(data)
       .toString('utf8')
       .split('\n')
@@ -60,15 +75,17 @@ describe('damaged inputs', () => {
     // with wrong values, before the CRC-32 and size were checked).
     const offsets = Array.from({ length: 30 }, (_, k) => 1555 + k * 97);
     for (const [k, at] of offsets.entries()) {
-      const copy = Buffer.from(original);
+      const folder = `f${String(k).padStart(2, '0')}`;
+      const copy = renamed(original, folder);
       copy[at] = (copy[at] as number) ^ 0x55;
-      put(`equity/usa/minute/f${k}/20131007_trade.zip`, copy);
+      put(`equity/usa/minute/${folder}/20131007_trade.zip`, copy);
     }
-    put('equity/usa/minute/cut/20131007_trade.zip', original.subarray(0, original.length >> 1));
+    const cut = renamed(original, 'cut');
+    put('equity/usa/minute/cut/20131007_trade.zip', cut.subarray(0, cut.length >> 1));
     // The declared size of the entry (central directory) no longer matching what it inflates to, in
     // the same rows zipped again without zip64 fields (Lean's archives have them).
     const [[name, data]] = Object.entries(unzipSync(original)) as [[string, Uint8Array]];
-    const resized = Buffer.from(zipSync({ [name]: data }));
+    const resized = Buffer.from(zipSync({ [entryOf(name, 'size')]: data }));
     const central = resized.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     resized.writeUInt32LE(resized.readUInt32LE(central + 24) - 1, central + 24);
     put('equity/usa/minute/size/20131007_trade.zip', resized);
@@ -80,7 +97,10 @@ describe('damaged inputs', () => {
     assert.equal(await count('ingested_files'), 0);
     const message = (ticker: string) =>
       summary.errors.find((e) => e.file.includes(`/${ticker}/`))?.message ?? '';
-    assert.match(message('f0'), /!20131007_spy_minute_trade\.csv: the zip entry is damaged: its CRC-32 is/);
+    for (const e of summary.errors.filter((e) => /\/f\d\d\//.test(e.file))) {
+      assert.match(e.message, /the zip entry is damaged/, e.file);
+    }
+    assert.match(message('f00'), /!20131007_f00_minute_trade\.csv: the zip entry is damaged: its CRC-32 is/);
     assert.match(message('cut'), /not a readable zip archive/);
     assert.match(
       message('size'),
@@ -90,11 +110,11 @@ describe('damaged inputs', () => {
 
   it('a zip entry in UTF-16 or with bytes UTF-8 does not allow is named as such, at its line', async (t) => {
     if (!hasShared(t, leanDir)) return;
-    const recoded = (path: string, encode: (text: string) => Buffer) => {
+    const recoded = (path: string, ticker: string, encode: (text: string) => Buffer) => {
       const [[name, data]] = Object.entries(unzipSync(readFileSync(join(leanDir, path)))) as [
         [string, Uint8Array],
       ];
-      return zipSync({ [name]: encode(Buffer.from(data).toString('utf8')) });
+      return zipSync({ [entryOf(name, ticker)]: encode(Buffer.from(data).toString('utf8')) });
     };
     const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     // A Latin-1 byte (0xE9) on the third line.
@@ -103,9 +123,9 @@ describe('damaged inputs', () => {
       lines[2] = `${lines[2]}\u00e9`;
       return Buffer.from(lines.join('\n'), 'latin1');
     };
-    put('equity/usa/minute/u16/20131007_trade.zip', recoded(MINUTE_ZIP, utf16));
-    put('equity/usa/minute/lat/20131007_trade.zip', recoded(MINUTE_ZIP, latin1));
-    put('equity/usa/tick/u16/20131011_trade.zip', recoded(TICK_ZIP, utf16));
+    put('equity/usa/minute/u16/20131007_trade.zip', recoded(MINUTE_ZIP, 'u16', utf16));
+    put('equity/usa/minute/lat/20131007_trade.zip', recoded(MINUTE_ZIP, 'lat', latin1));
+    put('equity/usa/tick/u16/20131011_trade.zip', recoded(TICK_ZIP, 'u16', utf16));
     const before = await count('bars');
     const summary = await ingestLean(store, root, { continueOnError: true });
     assert.equal(summary.filesIngested, 0);
@@ -123,9 +143,9 @@ describe('damaged inputs', () => {
     const original = readFileSync(join(leanDir, TICK_ZIP));
     const offsets = [0.3, 0.5, 0.7, 0.9].map((f) => Math.floor(original.length * f));
     for (const [k, at] of offsets.entries()) {
-      const copy = Buffer.from(original);
+      const copy = renamed(original, `f0${k}`);
       copy[at] = (copy[at] as number) ^ 0x55;
-      put(`equity/usa/tick/f${k}/20131011_trade.zip`, copy);
+      put(`equity/usa/tick/f0${k}/20131011_trade.zip`, copy);
     }
     const summary = await ingestLean(store, root, { continueOnError: true });
     assert.equal(summary.filesIngested, 0);
@@ -139,13 +159,13 @@ describe('damaged inputs', () => {
     const setField = (row: number, field: number, value: string) => (rows: string[][]) => {
       (rows[row] as string[])[field] = value;
     };
-    put('equity/usa/minute/neg/20131007_trade.zip', edited(MINUTE_ZIP, setField(3, 1, '-1000')));
-    put('equity/usa/minute/nan/20131007_trade.zip', edited(MINUTE_ZIP, setField(3, 4, 'NaN')));
-    put('equity/usa/minute/big/20131007_trade.zip', edited(MINUTE_ZIP, setField(3, 5, '1e400')));
-    put('equity/usa/tick/nan/20131011_trade.zip', edited(TICK_ZIP, setField(3, 1, 'nan')));
-    put('equity/usa/tick/inf/20131011_trade.zip', edited(TICK_ZIP, setField(3, 2, 'inf')));
-    put('equity/usa/tick/neg/20131011_trade.zip', edited(TICK_ZIP, setField(3, 1, '-5')));
-    put('equity/usa/tick/late/20131011_trade.zip', edited(TICK_ZIP, setField(3, 0, '1e300')));
+    put('equity/usa/minute/neg/20131007_trade.zip', edited(MINUTE_ZIP, 'neg', setField(3, 1, '-1000')));
+    put('equity/usa/minute/nan/20131007_trade.zip', edited(MINUTE_ZIP, 'nan', setField(3, 4, 'NaN')));
+    put('equity/usa/minute/big/20131007_trade.zip', edited(MINUTE_ZIP, 'big', setField(3, 5, '1e400')));
+    put('equity/usa/tick/nan/20131011_trade.zip', edited(TICK_ZIP, 'nan', setField(3, 1, 'nan')));
+    put('equity/usa/tick/inf/20131011_trade.zip', edited(TICK_ZIP, 'inf', setField(3, 2, 'inf')));
+    put('equity/usa/tick/neg/20131011_trade.zip', edited(TICK_ZIP, 'neg', setField(3, 1, '-5')));
+    put('equity/usa/tick/late/20131011_trade.zip', edited(TICK_ZIP, 'late', setField(3, 0, '1e300')));
     put('equity/usa/minute/spy/20131007_trade.zip', readFileSync(join(leanDir, MINUTE_ZIP)));
 
     const summary = await ingestLean(store, root, { continueOnError: true });

@@ -232,4 +232,100 @@ describe('ingest behaviour', () => {
     const [count] = await store.all<{ n: bigint }>('SELECT count(*) AS n FROM ingested_files');
     assert.equal(n(count?.n), 2);
   });
+
+  it('an entry named for another ticker or day than its file is refused, naming the zip and the entry; --continue-on-error passes over it', async () => {
+    const bar = '34200000,1000000,1010000,990000,1005000,100\n';
+    const tick = '14400464,1674100,100,P,20002000,0\n';
+    const option = '34200000,21500,21500,21500,21500,3\n';
+    const files: [path: string, entries: Record<string, string>, named: RegExp][] = [
+      [
+        'equity/usa/minute/aapl/20131008_trade.zip',
+        { '20131008_msft_minute_trade.csv': bar },
+        /named for MSFT, but the file's path is AAPL's \(its entries are named 20131008_aapl…\)/,
+      ],
+      [
+        'equity/usa/minute/ibm/20131008_trade.zip',
+        { '20131007_ibm_minute_trade.csv': bar },
+        /named for 20131007, but the file's path is of 20131008/,
+      ],
+      [
+        'equity/usa/daily/aapl.zip',
+        { 'msft.csv': '20131008 00:00,1000000,1010000,990000,1005000,100' },
+        /named for MSFT/,
+      ],
+      ['equity/usa/tick/aapl/20131007_trade.zip', { '20131007_msft_Trade_Tick.csv': tick }, /named for MSFT/],
+      [
+        'forex/oanda/minute/eurusd/20131007_quote.zip',
+        { '20131007_gbpusd_minute_quote.csv': '0,1,1,1,1,0,1,1,1,1,0' },
+        /named for GBPUSD, but the file's path is EURUSD's/,
+      ],
+      [
+        'option/usa/minute/spy/20230803_trade_american.zip',
+        {
+          '20230803_spy_minute_trade_american_call_4300000_20230901.csv': option,
+          '20230803_qqq_minute_trade_american_call_3600000_20230901.csv': option,
+        },
+        /!20230803_qqq_minute_trade_american_call_3600000_20230901\.csv: the entry is named for QQQ, but the file's path is SPY's/,
+      ],
+      [
+        'future/cme/minute/es/20131007_trade.zip',
+        {
+          '20131007_es_minute_trade_201312.csv': '0,1,1,1,1,1\n',
+          '20131007_gc_minute_trade_201312.csv': '0,1,1,1,1,1\n',
+        },
+        /!20131007_gc_minute_trade_201312\.csv: the entry is named for GC, but the file's path is ES's/,
+      ],
+      [
+        'equity/usa/minute/abc/20131008_trade.zip',
+        { 'bars.csv': bar },
+        /does not begin with the file's date and ticker \(20131008_abc_…\)/,
+      ],
+    ];
+    const paths = files.map(([path, entries]) => {
+      const full = join(root, path);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(
+        full,
+        zipSync(Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, strToU8(v)]))),
+      );
+      return full;
+    });
+    // Entries named as their files, the case aside, are stored under the path's ticker.
+    writeZip(root, 'equity/usa/minute/xyz/20131008_trade.zip', '20131008_XYZ_minute_trade.csv', bar);
+    writeZip(
+      root,
+      'equity/usa/daily/xyz.zip',
+      'xyz.csv',
+      '20131008 00:00,1000000,1010000,990000,1005000,100',
+    );
+
+    // Without --continue-on-error the first such file (in the walk's order) ends the run.
+    await assert.rejects(ingestLean(store, root), (e: unknown) => {
+      assert.ok(isIngestError(e), String(e));
+      const i = paths.indexOf(e.file);
+      assert.ok(i >= 0, e.message);
+      assert.ok(Object.keys(files[i]?.[1] ?? {}).includes(e.entry as string), e.message);
+      assert.match(e.message, files[i]?.[2] as RegExp);
+      return true;
+    });
+    const summary = await ingestLean(store, root, { continueOnError: true });
+    assert.deepEqual([summary.filesIngested, summary.filesFailed], [2, files.length]);
+    files.forEach(([, entries, named], i) => {
+      const error = summary.errors.find((e) => e.file === paths[i]);
+      assert.ok(error, `${paths[i]} is listed`);
+      assert.ok(Object.keys(entries).includes(error.entry as string), error.message);
+      assert.match(error.message, named);
+    });
+    assert.match(
+      summary.errors.find((e) => e.file === paths[0])?.message ?? '',
+      /aapl\/20131008_trade\.zip!20131008_msft_minute_trade\.csv: the entry is named for MSFT/,
+    );
+    const stored = await store.all<{ ticker: string }>('SELECT DISTINCT ticker FROM bars ORDER BY ticker');
+    assert.deepEqual(
+      stored.map((r) => r.ticker),
+      ['XYZ'],
+      'nothing of a refused file under either ticker',
+    );
+    assert.equal(n((await store.all<{ n: bigint }>('SELECT count(*) AS n FROM trades'))[0]?.n), 0);
+  });
 });

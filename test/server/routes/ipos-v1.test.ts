@@ -182,6 +182,11 @@ describe('/v1/reference/ipos over stored records', () => {
       [`listing_date.lte=${day}`, (x) => (x.listing_date as string) <= day],
       ['ipo_status=pending', (x) => x.ipo_status === 'pending'],
       ['ipo_status.any_of=new,rumor', (x) => x.ipo_status === 'new' || x.ipo_status === 'rumor'],
+      // A list sent as repeated keys, as some clients send arrays, reads as one list, like every `.any_of`.
+      [
+        'ipo_status.any_of=new&ipo_status.any_of=rumor',
+        (x) => ['new', 'rumor'].includes(x.ipo_status as string),
+      ],
       [
         `ipo_status.any_of=history,new&listing_date.gte=${day}&ticker.lt=ABM`,
         (x) =>
@@ -263,7 +268,8 @@ describe('/v1/reference/ipos over stored records', () => {
       ['limit=ten', 'limit', 'ten'],
       ['ipo_status=bogus', 'ipo_status', 'bogus'],
       ['ipo_status.any_of=history,bogus', 'ipo_status.any_of', 'history,bogus'],
-      ['ipo_status.any_of=history,', 'ipo_status.any_of', 'history,'],
+      // A blank item is dropped as in every list (`history,` reads as `history`); a list of none is refused.
+      ['ipo_status.any_of=,', 'ipo_status.any_of', ','],
       ['ticker.any_of=,', 'ticker.any_of', ','],
       ['listing_date.gte=2024-13-01', 'listing_date.gte', '2024-13-01'],
     ] as const) {

@@ -51,6 +51,7 @@ const RECORDED = [
   '/futures/v1/trades/GCZ3?session_end_date=2013-10-08&limit=20000&sort=timestamp.asc',
   '/futures/v1/quotes/GCZ3?session_end_date=2013-10-08',
   '/futures/v1/contracts?product_code=GC&limit=3',
+  '/futures/v1/contracts?product_code=ES&type.any_of=single,combo',
   '/futures/v1/products',
   '/futures/v1/schedules?product_code=ES&session_end_date.gte=2013-10-07&session_end_date.lte=2013-10-11',
   '/futures/v1/exchanges',
@@ -92,6 +93,9 @@ const COVERED: [path: string, rolledUp: boolean][] = [
     false,
   ],
   ['/futures/vX/quotes/GCZ3?session_end_date=2013-10-08&limit=5&sort=timestamp.asc', false],
+  // The same `.any_of` set in another order, or as repeated keys: the stored answer.
+  ['/futures/v1/contracts?product_code=ES&type.any_of=combo,single', false],
+  ['/futures/v1/contracts?product_code=ES&type.any_of=combo&type.any_of=single', false],
 ];
 
 /**

@@ -237,6 +237,10 @@ describe('caching server: reference records', () => {
           '/v1/reference/ipos?sort=final_issue_price.desc,ticker.asc&limit=4',
           '/v1/reference/ipos?sort=ipo_status,issuer_name.asc&limit=1000',
           '/v1/reference/ipos?ipo_status.any_of=history,new&ticker.lt=M&sort=issuer_name.asc&limit=300',
+          // The same set of statuses in another order, repeated, or as repeated keys: the same listing.
+          '/v1/reference/ipos?ipo_status.any_of=new,history&ticker.lt=M&limit=1000',
+          '/v1/reference/ipos?ticker.lt=M&ipo_status.any_of=new,history,new&limit=20',
+          '/v1/reference/ipos?ipo_status.any_of=new&ipo_status.any_of=history&ticker.lt=M&limit=1000',
         ];
         const vx = '/vX/reference/ipos?ipo_status=new&limit=50';
         const want = new Map<string, string[]>();
