@@ -59,6 +59,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
   const authorize = apiKeyAuth(options.apiKeys);
   const responses = options.responses;
   const origin = options.origin;
+  // Requests being answered by their kept-answer key: the same request arriving meanwhile waits for
+  // that answer instead of computing it again (hundreds of identical requests cost one).
+  const answering = new Map<string, Promise<void>>();
   // One middleware: each layer costs per request.
   app.use('*', async (c, next) => {
     const id = newRequestId();
@@ -68,9 +71,26 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): Hono<Ap
     authorize(c);
     if (responses && c.req.method === 'GET') {
       const key = responseKey(c.req.url);
-      const body = responses.get(key, id);
+      let body = responses.get(key, id);
+      const earlier = body === undefined ? answering.get(key) : undefined;
+      if (earlier) {
+        await earlier;
+        body = responses.get(key, id);
+      }
       if (body !== undefined) return jsonResponse(body, 200, id);
       c.set('remember', (text) => responses.set(key, text, id));
+      if (earlier) return next(); // not kept (an error, or too large): answered on its own
+      const answered = next();
+      const settled = answered.then(
+        () => undefined,
+        () => undefined,
+      );
+      answering.set(key, settled);
+      try {
+        return await answered;
+      } finally {
+        answering.delete(key);
+      }
     }
     await next();
   });

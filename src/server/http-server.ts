@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { newRequestId } from './app.js';
 import { errorBody, jsonResponse } from './http.js';
+import { sendInSlices } from './send-in-slices.js';
 
 type Fetch = Parameters<typeof getRequestListener>[0];
 
@@ -19,6 +20,7 @@ type Fetch = Parameters<typeof getRequestListener>[0];
  * body: a request line and headers over Node's limit (431), a request Node cannot parse (400), an
  * HTTP/1.1 request without a Host header (400), a target or Host the adapter cannot make a URL of
  * (400). `hostname` names the server in URLs of HTTP/1.0 requests, which may come without a Host.
+ * Large answers are written a slice at a time (`sendInSlices`), so clients that do not read hold little.
  */
 export function createHttpServer(fetch: Fetch, hostname: string): Server {
   const listener = getRequestListener(fetch, {
@@ -27,6 +29,7 @@ export function createHttpServer(fetch: Fetch, hostname: string): Server {
   });
   // Node's own check answers an empty 400; this one says why.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
+    sendInSlices(res);
     if (req.httpVersion === '1.1' && req.headers.host === undefined) missingHost(req, res);
     else void listener(req, res);
   });

@@ -28,8 +28,11 @@ export interface SessionOptions {
   feed: Feed;
   /** Whether a key is accepted. */
   accepts(key: string): boolean;
-  /** What the session sends; resolved when the first channel is subscribed. */
-  plan(): Promise<ReplayPlan>;
+  /**
+   * What the session sends; resolved when the first channel is subscribed. `stopped` aborts when the
+   * session stops: the plan's queries still waiting for the store are then dropped.
+   */
+  plan(stopped: AbortSignal): Promise<ReplayPlan>;
   log(line: string): void;
 }
 
@@ -68,6 +71,7 @@ export class StreamSession {
   /** Subscribed store tickers by channel prefix; `*` for every ticker. */
   private readonly subs = new Map<string, Set<string>>();
   private stopped = false;
+  private readonly stopping = new AbortController();
   /** Settles on `stop()`: a replay waiting for a client that no longer reads stops waiting. */
   private readonly halted: Promise<void>;
   private halt!: () => void;
@@ -95,6 +99,7 @@ export class StreamSession {
   /** Ends the replay; resolves once its query in flight (if any) is done. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     this.halt();
     this.wake?.();
     await this.loop;
@@ -182,6 +187,7 @@ export class StreamSession {
     this.changed = true;
     this.wake?.();
     this.loop ??= this.replay().catch((e) => {
+      if (this.stopped) return; // its queries were dropped: nobody is left to tell
       this.o.log(`stream replay failed: ${e instanceof Error ? e.message : String(e)}`);
       this.ws.close(1011, 'replay failed');
     });
@@ -236,7 +242,7 @@ export class StreamSession {
 
   private async replay(): Promise<void> {
     const { feed } = this.o;
-    const { source, fromNs, speed, atFirst = false } = await this.o.plan();
+    const { source, fromNs, speed, atFirst = false } = await this.o.plan(this.stopping.signal);
     let startWall = Date.now();
     /** The replay time at `startWall` (Unix ns). */
     let clockNs = fromNs;

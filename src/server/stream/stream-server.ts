@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { dayOf, NEW_YORK, startOfDay } from '../../dates/time-zone.js';
 import { STREAM_MARKETS, type StreamMarket } from '../../stream/channels.js';
-import { limitedStore } from '../store/limited-store.js';
+import { querySlots } from '../store/limited-store.js';
 import type { Store } from '../store/store.js';
 import { FEEDS } from './feeds.js';
 import { isSimulatedStore, LiveSource } from './live-source.js';
@@ -74,8 +74,10 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     return ok;
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  // Every session's queries share these slots.
-  const store = limitedStore(options.store, replayQueries(options.store));
+  // Every session's queries share these slots; a session reads through a view of its own, which drops
+  // its waiting queries when it stops, so streams opened and dropped leave no queries behind them.
+  const slots = querySlots(replayQueries(options.store));
+  const store = slots(options.store);
   const sessions = new Set<StreamSession>();
   const starts = new Map<StreamMarket, Promise<bigint>>();
   const sources = new Map<StreamMarket, TickSource>();
@@ -104,22 +106,25 @@ export function streamServer(options: StreamServerOptions): StreamServer {
     }
     return start;
   };
-  const plan = (market: StreamMarket) => async (): Promise<ReplayPlan> => {
-    // A store that cannot say (no meta table) is not the simulated market.
-    live ??=
-      from === undefined && !atFirst
-        ? isSimulatedStore(options.store).catch(() => false)
-        : Promise.resolve(false);
-    if (await live) {
-      let source = lives.get(market);
-      if (!source) {
-        source = new LiveSource(store, market);
-        lives.set(market, source);
+  const plan =
+    (market: StreamMarket) =>
+    async (stopped: AbortSignal): Promise<ReplayPlan> => {
+      // A store that cannot say (no meta table) is not the simulated market.
+      live ??=
+        from === undefined && !atFirst
+          ? isSimulatedStore(options.store).catch(() => false)
+          : Promise.resolve(false);
+      if (await live) {
+        let source = lives.get(market);
+        if (!source) {
+          source = new LiveSource(store, market);
+          lives.set(market, source);
+        }
+        return { source, fromNs: BigInt(Date.now()) * 1_000_000n, speed: 1 };
       }
-      return { source, fromNs: BigInt(Date.now()) * 1_000_000n, speed: 1 };
-    }
-    return { source: sourceOf(market), fromNs: await replayFrom(market), speed, atFirst };
-  };
+      const source = new TickSource(slots(options.store, stopped), market, FEEDS[market]);
+      return { source, fromNs: await replayFrom(market), speed, atFirst };
+    };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '').slice(1) ?? '';
     const market = STREAM_MARKETS.find((m) => m === path);
