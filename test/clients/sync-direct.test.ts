@@ -6,7 +6,8 @@
  * false`, a rate limit, a full range) still goes through the worker.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { syncTraffic } from '../../src/clients/sync-client.js';
 import { ReadTimeout, StocksClient } from '../../src/index.js';
@@ -31,6 +32,28 @@ function crossings(client: object, before: ReturnType<typeof syncTraffic>): numb
   assert.ok(before && now);
   return now.posted - before.posted + (now.written - before.written);
 }
+
+/** A server that answers every request with one JSON body of about 90 KB sent in chunks of 997 bytes. */
+const CHUNKED_SERVER = `
+const body = JSON.stringify({ status: 'OK', request_id: 'chunky',
+  results: Array.from({ length: 3000 }, (_, i) => ({ price: i + 0.25, size: i % 7, exchange: i % 11 })) });
+require('node:net').createServer((socket) => {
+  let seen = '';
+  socket.on('data', (data) => {
+    seen += data;
+    for (let end = seen.indexOf('\\r\\n\\r\\n'); end >= 0; end = seen.indexOf('\\r\\n\\r\\n')) {
+      seen = seen.slice(end + 4);
+      socket.write('HTTP/1.1 200 OK\\r\\ncontent-type: application/json\\r\\n');
+      socket.write('transfer-encoding: chunked\\r\\n\\r\\n');
+      for (let at = 0; at < body.length; at += 997) {
+        const piece = body.slice(at, at + 997);
+        socket.write(piece.length.toString(16) + '\\r\\n' + piece + '\\r\\n');
+      }
+      socket.write('0\\r\\n\\r\\n');
+    }
+  });
+}).listen(0, '127.0.0.1', function () { console.log(this.address().port); });
+`;
 
 function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -215,6 +238,27 @@ describe('sync client on the calling thread: connections and limits', () => {
       );
     } finally {
       client.close();
+    }
+  });
+
+  test('a chunked answer of many chunks, longer than the read buffer, arrives whole', async () => {
+    // A plain TCP server in its own process: its head comes in two writes, its body in chunks of 997 bytes.
+    const server = spawn(process.execPath, ['-e', CHUNKED_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [port] = (await once(server.stdout, 'data')) as [Buffer];
+      const baseUrl = `http://127.0.0.1:${String(port).trim()}`;
+      const client = StocksClient(KEY, { baseUrl });
+      const async = StocksClient(KEY, { baseUrl, useAsync: true });
+      try {
+        const expected = await async.getTradesV3('AAPL');
+        assert.equal(expected.results?.length, 3000);
+        for (let i = 0; i < 3; i++) assert.deepEqual(client.getTradesV3('AAPL'), expected);
+      } finally {
+        client.close();
+        await async.close();
+      }
+    } finally {
+      server.kill();
     }
   });
 

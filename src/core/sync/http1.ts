@@ -140,14 +140,15 @@ class AnswerReader {
 
   #head(): { version: string; status: number; headers: Record<string, string> } {
     let end = -1;
-    let from = this.#start;
+    // Counted from `#start`: a fill may move the unread bytes to the front of the buffer.
+    let scanned = 0;
     for (;;) {
-      end = this.#buffer.indexOf('\r\n\r\n', from, 'latin1');
-      if (end >= 0 && end < this.#end) break;
+      end = this.#buffer.indexOf('\r\n\r\n', this.#start + scanned, 'latin1');
+      if (end >= 0 && end + 4 <= this.#end) break;
       if (this.#end - this.#start > MAX_HEAD_BYTES) {
         throw new Error(`response headers longer than ${MAX_HEAD_BYTES} bytes`);
       }
-      from = Math.max(this.#start, this.#end - 3);
+      scanned = Math.max(0, this.#end - this.#start - 3);
       if (!this.#fill()) {
         throw new Error(
           this.#end === this.#start
@@ -207,16 +208,17 @@ class AnswerReader {
   }
 
   #line(): string {
-    let from = this.#start;
+    // Counted from `#start`: a fill may move the unread bytes to the front of the buffer.
+    let scanned = 0;
     for (;;) {
-      const end = this.#buffer.indexOf('\r\n', from, 'latin1');
-      if (end >= 0 && end < this.#end) {
+      const end = this.#buffer.indexOf('\r\n', this.#start + scanned, 'latin1');
+      if (end >= 0 && end + 2 <= this.#end) {
         const line = this.#buffer.toString('latin1', this.#start, end);
         this.#start = end + 2;
         return line;
       }
       if (this.#end - this.#start > MAX_HEAD_BYTES) throw new Error('a chunk header line is too long');
-      from = Math.max(this.#start, this.#end - 1);
+      scanned = Math.max(0, this.#end - this.#start - 1);
       if (!this.#fill()) throw new Error('the server closed the connection before the response ended');
     }
   }
