@@ -137,14 +137,15 @@ export function createSyncClient<C extends BaseClient>(
   };
   // Calls of one request to an `http:` server are answered on this thread; the others by the worker.
   const direct = Class && DirectCalls.for(Class, apiKey, options, resolved, bridge, sink);
-  const fetchPage = (url: string): unknown =>
-    direct && !closed ? direct.page(url) : invoke('getPageByUrl', [url]).result;
+  const answer = (method: string, args: unknown[]) =>
+    (!closed && direct?.call(method, args)) || invoke(method, args);
+  const fetchPage = (url: string): unknown => answer('getPageByUrl', [url]).result;
   const { apiKey: _key, ...visible } = resolved;
   const client: Record<string, unknown> = { options: visible };
   for (const method of methods) {
     client[method] = (...args: unknown[]) => {
       for (const arg of args) rejectUncloneable(method, arg);
-      const { result, paged } = (!closed && direct?.call(method, args)) || invoke(method, args);
+      const { result, paged } = answer(method, args);
       if (isSyncBars(result)) return barObjects(result[SYNC_BARS].columns, result[SYNC_BARS].keys);
       if (paged) makeWalkable(result, args.at(-1), fetchPage, sink);
       return result;

@@ -119,11 +119,6 @@ export class DirectCalls {
     return { result, paged: way === 'pages' };
   }
 
-  /** The decoded page at `url` (a `next_url`), fetched on this thread. */
-  page(url: string): unknown {
-    return this.#fetch(url).data;
-  }
-
   /** Stops using the kept connection; the worker closes the sockets it lent when it closes. */
   close(): void {
     this.#transport.close();
