@@ -33,7 +33,7 @@ function crossings(client: object, before: ReturnType<typeof syncTraffic>): numb
   return now.posted - before.posted + (now.written - before.written);
 }
 
-/** A server that answers every request with one JSON body of about 90 KB sent in chunks of 997 bytes. */
+/** A server that answers every request with one JSON body of about 119 KB sent in chunks of 997 bytes. */
 const CHUNKED_SERVER = `
 const body = JSON.stringify({ status: 'OK', request_id: 'chunky',
   results: Array.from({ length: 3000 }, (_, i) => ({ price: i + 0.25, size: i % 7, exchange: i % 11 })) });

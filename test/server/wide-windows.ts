@@ -5,6 +5,7 @@
  * checks on what the store was asked.
  */
 import assert from 'node:assert/strict';
+import type { Bar } from '../../src/server/market/bars.js';
 import type { RecordedQuery } from '../support/recording-store.js';
 
 const DAY = 86_400_000;
@@ -56,17 +57,6 @@ export const WIDE_CASES: readonly WideCase[] = [
 export const widePath = (c: WideCase, multiplier: number) =>
   `/v2/aggs/ticker/${c.ticker}/range/${multiplier}/${c.timespan}/${c.range}?limit=50000`;
 
-interface WireBar {
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
-  vw?: number;
-  n?: number;
-}
-
 /** What New York's wall clock shows at `t`, as ms since 1970-01-01 on that clock. */
 function newYorkWall(t: number): number {
   const parts = new Intl.DateTimeFormat('en-US', {
@@ -108,16 +98,16 @@ function intradayWindowStart(timespan: string, multiplier: number, fromMs: numbe
 export function assertWideBar(
   c: WideCase,
   multiplier: number,
-  wide: { queryCount: number; results?: WireBar[] },
-  unit: { queryCount: number; results?: WireBar[] },
+  wide: { queryCount: number; results?: Bar[] },
+  unit: { queryCount: number; results?: Bar[] },
 ): void {
   const bars = unit.results ?? [];
   const what = `${multiplier}/${c.timespan} of ${c.range}`;
   assert.ok(bars.length > 1, `${c.timespan} bars over ${c.range}`);
   assert.equal(wide.results?.length, 1, `${what}: one bar`);
-  const bar = wide.results?.[0] as WireBar;
-  const first = bars[0] as WireBar;
-  const last = bars[bars.length - 1] as WireBar;
+  const bar = wide.results?.[0] as Bar;
+  const first = bars[0] as Bar;
+  const last = bars[bars.length - 1] as Bar;
   const v = bars.reduce((a, b) => a + b.v, 0);
   const counted = bars.every((b) => b.n !== undefined);
   const expected = {
